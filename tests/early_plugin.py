@@ -1,4 +1,5 @@
-"""Make the test plugin work on Home Assistant 2026.11 as well as 2026.10.
+"""
+Make the test plugin work on Home Assistant 2026.11 as well as 2026.10.
 
 Loaded with ``-p`` (see pyproject.toml), so it runs before the plugin that the
 pytest-homeassistant-custom-component entry point brings in.
@@ -12,4 +13,4 @@ from homeassistant.components import logger
 if not hasattr(logger, "_clear_logger_overwrites"):  # pragma: no cover
     from homeassistant.components.logger.helpers import _clear_logger_overwrites
 
-    logger._clear_logger_overwrites = _clear_logger_overwrites  # type: ignore[attr-defined]  # noqa: SLF001
+    logger._clear_logger_overwrites = _clear_logger_overwrites  # type: ignore[attr-defined]

@@ -1,0 +1,78 @@
+"""The connection to an OpenAI-compatible server: build, probe, classify failures."""
+
+from enum import StrEnum
+import re
+from typing import Any, cast
+
+import openai
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.httpx_client import get_async_client
+
+from .const import CONNECT_TIMEOUT
+
+# The SDK refuses to build a client without a key, but local servers (Ollama,
+# llama.cpp, LM Studio) need none and ignore the header.
+NO_API_KEY = "no-key"
+
+_KEY_LIKE = re.compile(r"\b(sk|key|token)-[\w*.-]{4,}", re.IGNORECASE)
+
+
+class Failure(StrEnum):
+    """What kind of trouble a request to the server ran into."""
+
+    AUTH = "auth"
+    """The server refused the API key (401/403)."""
+    UNAVAILABLE = "unavailable"
+    """The server could not be reached, timed out, was busy (429) or broke (5xx)."""
+    REJECTED = "rejected"
+    """The server understood and refused the request (another 4xx)."""
+
+
+async def async_create_client(
+    hass: HomeAssistant, url: str, api_key: str | None
+) -> openai.AsyncOpenAI:
+    """Build a client on Home Assistant's shared HTTP connection pool."""
+    client = openai.AsyncOpenAI(
+        base_url=url,
+        api_key=api_key or NO_API_KEY,
+        # The SDK types http_client as its own httpx client class; Home Assistant's
+        # shared client is the same class under another module name on 2026.11.
+        http_client=cast("Any", get_async_client(hass)),
+    )
+    # The SDK reads platform details from disk once, on first use: not in the loop.
+    await hass.async_add_executor_job(client.platform_headers)
+    return client
+
+
+async def async_list_models(client: openai.AsyncOpenAI) -> list[str]:
+    """Return the ids of the server's models, failing fast when it is unwell."""
+    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
+    return [model.id async for model in await probe.models.list()]
+
+
+def classify(err: openai.OpenAIError) -> Failure:
+    """Sort an SDK error into the three ways Home Assistant reacts to them."""
+    match err:
+        case openai.AuthenticationError() | openai.PermissionDeniedError():
+            return Failure.AUTH
+        case openai.RateLimitError() | openai.InternalServerError():
+            return Failure.UNAVAILABLE
+        case openai.APIStatusError(status_code=status) if status >= 500:  # noqa: PLR2004
+            return Failure.UNAVAILABLE
+        case openai.APIStatusError():
+            return Failure.REJECTED
+        case _:
+            return Failure.UNAVAILABLE
+
+
+def describe(err: BaseException, api_key: str | None = None) -> str:
+    """Say what went wrong for the log, with anything that looks like a key masked."""
+    text = str(err)
+    if isinstance(err, openai.APIStatusError):
+        text = f"HTTP {err.status_code}: {text}"
+    elif isinstance(err, openai.APIConnectionError) and err.__cause__ is not None:
+        text = f"{text} ({type(err.__cause__).__name__}: {err.__cause__})"
+    if api_key:
+        text = text.replace(api_key, "**REDACTED**")
+    return _KEY_LIKE.sub(r"\1-**REDACTED**", text)

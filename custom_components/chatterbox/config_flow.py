@@ -1,0 +1,348 @@
+"""Config flow: a server entry (URL and key) and its agents (subentries)."""
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, override
+from urllib.parse import urlsplit
+
+import openai
+import probatio
+
+from homeassistant.config_entries import (
+    SOURCE_USER,
+    ConfigEntry,
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    ConfigSubentryData,
+    ConfigSubentryFlow,
+    SubentryFlowResult,
+)
+from homeassistant.const import (
+    CONF_API_KEY,
+    CONF_LLM_HASS_API,
+    CONF_MODEL,
+    CONF_NAME,
+    CONF_PROMPT,
+    CONF_URL,
+)
+from homeassistant.core import callback
+from homeassistant.data_entry_flow import section
+from homeassistant.helpers import llm
+from homeassistant.helpers.selector import (
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TemplateSelector,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+from .client import Failure, async_create_client, async_list_models, classify, describe
+from .const import (
+    CONF_MAX_ITERATIONS,
+    CONF_MAX_TOKENS,
+    CONF_TEMPERATURE,
+    CONF_TOP_P,
+    DEFAULT_AGENT_NAME,
+    DEFAULT_MAX_ITERATIONS,
+    DOMAIN,
+    LOGGER,
+    MAX_ITERATIONS,
+    MIN_ITERATIONS,
+    RECOMMENDED_AGENT_OPTIONS,
+    SECTION_ADVANCED,
+    SUBENTRY_CONVERSATION,
+)
+
+if TYPE_CHECKING:
+    from . import ChatterboxConfigEntry
+
+ADVANCED_OPTIONS = (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS)
+
+URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
+KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
+KEY_SCHEMA = probatio.Schema({probatio.Optional(CONF_API_KEY): KEY_SELECTOR})
+SERVER_SCHEMA = probatio.Schema({probatio.Required(CONF_URL): URL_SELECTOR}).extend(
+    KEY_SCHEMA.schema
+)
+
+
+def _normalize(user_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Tidy the URL and drop an empty key, so equal servers compare equal."""
+    data = {CONF_URL: str(user_input[CONF_URL]).strip().rstrip("/")}
+    if api_key := str(user_input.get(CONF_API_KEY) or "").strip():
+        data[CONF_API_KEY] = api_key
+    return data
+
+
+class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Add, re-authenticate and reconfigure an OpenAI-compatible server."""
+
+    VERSION = 1
+    MINOR_VERSION = 1
+
+    @classmethod
+    @callback
+    @override
+    def async_get_supported_subentry_types(
+        cls, config_entry: ConfigEntry
+    ) -> dict[str, type[ConfigSubentryFlow]]:
+        """Return the kinds of agents a server entry can hold."""
+        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+
+    async def _async_probe(
+        self, data: Mapping[str, Any], errors: dict[str, str]
+    ) -> list[str] | None:
+        """List the server's models, or fill in why that failed."""
+        api_key = data.get(CONF_API_KEY)
+        try:
+            client = await async_create_client(self.hass, data[CONF_URL], api_key)
+            return await async_list_models(client)
+        except openai.OpenAIError as err:
+            LOGGER.info(
+                "Cannot use the server at %s: %s",
+                data[CONF_URL],
+                describe(err, api_key),
+            )
+            errors["base"] = (
+                "invalid_auth" if classify(err) is Failure.AUTH else "cannot_connect"
+            )
+        except Exception:  # noqa: BLE001  # the form must recover from anything
+            LOGGER.exception("Unexpected error while testing %s", data[CONF_URL])
+            errors["base"] = "unknown"
+        return None
+
+    @override
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for the server's URL and optional API key, and test them."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _normalize(user_input)
+            self._async_abort_entries_match({CONF_URL: data[CONF_URL]})
+            models = await self._async_probe(data, errors)
+            if models is not None:
+                # With no model listed there is nothing to recommend: the user
+                # adds an agent and types the model's name.
+                subentries = [
+                    ConfigSubentryData(
+                        subentry_type=SUBENTRY_CONVERSATION,
+                        data={CONF_MODEL: model, **RECOMMENDED_AGENT_OPTIONS},
+                        title=DEFAULT_AGENT_NAME,
+                        unique_id=None,
+                    )
+                    for model in models[:1]
+                ]
+                return self.async_create_entry(
+                    title=urlsplit(data[CONF_URL]).netloc or data[CONF_URL],
+                    data=data,
+                    subentries=subentries,
+                )
+        return self.async_show_form(
+            step_id="user",
+            data_schema=self.add_suggested_values_to_schema(SERVER_SCHEMA, user_input),
+            errors=errors,
+        )
+
+    async def async_step_reauth(
+        self, entry_data: Mapping[str, Any]
+    ) -> ConfigFlowResult:
+        """Start re-authentication after the server refused the key."""
+        del entry_data
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for a new API key and test it."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _normalize({CONF_URL: entry.data[CONF_URL], **user_input})
+            if await self._async_probe(data, errors) is not None:
+                return self.async_update_reload_and_abort(entry, data=data)
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=KEY_SCHEMA,
+            errors=errors,
+            description_placeholders={"url": entry.data[CONF_URL]},
+        )
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Change the server's URL or key, and test them."""
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _normalize(user_input)
+            if any(
+                other.data[CONF_URL] == data[CONF_URL]
+                for other in self._async_current_entries(include_ignore=False)
+                if other.entry_id != entry.entry_id
+            ):
+                return self.async_abort(reason="already_configured")
+            if await self._async_probe(data, errors) is not None:
+                return self.async_update_reload_and_abort(
+                    entry,
+                    title=urlsplit(data[CONF_URL]).netloc or data[CONF_URL],
+                    data=data,
+                )
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=self.add_suggested_values_to_schema(
+                SERVER_SCHEMA, user_input or entry.data
+            ),
+            errors=errors,
+        )
+
+
+class AgentSubentryFlow(ConfigSubentryFlow):
+    """Add or change a conversation agent of a server entry."""
+
+    options: dict[str, Any]
+
+    @property
+    def _is_new(self) -> bool:
+        """Tell whether this flow adds an agent rather than changing one."""
+        return self.source == SOURCE_USER
+
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Add an agent, starting from the recommended settings."""
+        self.options = dict(RECOMMENDED_AGENT_OPTIONS)
+        return await self.async_step_init(user_input)
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change an agent, starting from its current settings."""
+        self.options = dict(self._get_reconfigure_subentry().data)
+        return await self.async_step_init(user_input)
+
+    async def async_step_init(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Show the agent's settings and store them."""
+        entry: ChatterboxConfigEntry = self._get_entry()
+        if entry.state is not ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+
+        if user_input is not None:
+            title = user_input.pop(CONF_NAME, None)
+            data = _agent_data(user_input)
+            if self._is_new:
+                return self.async_create_entry(
+                    title=title or DEFAULT_AGENT_NAME, data=data
+                )
+            return self.async_update_and_abort(
+                entry, self._get_reconfigure_subentry(), data=data
+            )
+
+        return self.async_show_form(
+            step_id="init",
+            data_schema=self.add_suggested_values_to_schema(
+                await self._async_schema(entry), self._suggested_values()
+            ),
+        )
+
+    def _suggested_values(self) -> dict[str, Any]:
+        """Return the current settings in the shape of the form."""
+        values = {
+            key: value
+            for key, value in self.options.items()
+            if key not in ADVANCED_OPTIONS
+        }
+        values[SECTION_ADVANCED] = {
+            key: self.options[key] for key in ADVANCED_OPTIONS if key in self.options
+        }
+        known_apis = {api.id for api in llm.async_get_apis(self.hass)}
+        values[CONF_LLM_HASS_API] = [
+            api for api in values.get(CONF_LLM_HASS_API, []) if api in known_apis
+        ]
+        return values
+
+    async def _async_schema(self, entry: ChatterboxConfigEntry) -> probatio.Schema:
+        """Build the form, with the server's current models in the dropdown."""
+        try:
+            models = await async_list_models(entry.runtime_data.client)
+        except openai.OpenAIError as err:
+            LOGGER.debug("Showing the cached model list: %s", describe(err))
+            models = entry.runtime_data.models
+        schema: dict[Any, Any] = {}
+        if self._is_new:
+            schema[probatio.Required(CONF_NAME, default=DEFAULT_AGENT_NAME)] = str
+        schema |= {
+            probatio.Required(CONF_MODEL): SelectSelector(
+                SelectSelectorConfig(
+                    options=models,
+                    custom_value=True,
+                    mode=SelectSelectorMode.DROPDOWN,
+                    sort=True,
+                )
+            ),
+            probatio.Optional(CONF_PROMPT): TemplateSelector(),
+            probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
+                SelectSelectorConfig(
+                    options=[
+                        SelectOptionDict(label=api.name, value=api.id)
+                        for api in llm.async_get_apis(self.hass)
+                    ],
+                    multiple=True,
+                )
+            ),
+            probatio.Required(
+                CONF_MAX_ITERATIONS, default=DEFAULT_MAX_ITERATIONS
+            ): NumberSelector(
+                NumberSelectorConfig(
+                    min=MIN_ITERATIONS,
+                    max=MAX_ITERATIONS,
+                    step=1,
+                    mode=NumberSelectorMode.BOX,
+                )
+            ),
+            probatio.Required(SECTION_ADVANCED): section(
+                probatio.Schema(
+                    {
+                        probatio.Optional(CONF_TEMPERATURE): NumberSelector(
+                            NumberSelectorConfig(min=0, max=2, step=0.05)
+                        ),
+                        probatio.Optional(CONF_TOP_P): NumberSelector(
+                            NumberSelectorConfig(min=0, max=1, step=0.05)
+                        ),
+                        probatio.Optional(CONF_MAX_TOKENS): NumberSelector(
+                            NumberSelectorConfig(
+                                min=1, step=1, mode=NumberSelectorMode.BOX
+                            )
+                        ),
+                    }
+                ),
+                {"collapsed": True},
+            ),
+        }
+        return probatio.Schema(schema)
+
+
+def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Flatten the form into the subentry's data, keeping only what was set."""
+    data = {
+        key: value
+        for key, value in user_input.items()
+        if key != SECTION_ADVANCED and value not in (None, "", [])
+    }
+    data |= {
+        key: value
+        for key, value in user_input.get(SECTION_ADVANCED, {}).items()
+        if value is not None
+    }
+    data[CONF_MAX_ITERATIONS] = int(data[CONF_MAX_ITERATIONS])
+    if CONF_MAX_TOKENS in data:
+        data[CONF_MAX_TOKENS] = int(data[CONF_MAX_TOKENS])
+    return data

@@ -1,13 +1,90 @@
 """Fixtures shared by the tests: a real Home Assistant, a scripted LLM server."""
 
+from collections.abc import AsyncGenerator
+
 import pytest
+
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 # Import the integration before the hass fixture runs: the test plugin puts its
 # own testing package under the name custom_components, and the loader must find
 # ours instead.
 import custom_components.chatterbox  # noqa: F401
+from custom_components.chatterbox.const import (
+    CONF_MAX_ITERATIONS,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+
+from .llm_server import LLMServer
+
+API_KEY = "sk-test-0123456789abcdef"
+MODELS = ("qwen3:8b", "llama3.2:3b")
+AGENT_ID = "agent0subentry0000000000001"
 
 
 @pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
     """Let Home Assistant load custom integrations in every test."""
+
+
+@pytest.fixture
+async def ha_core(hass: HomeAssistant) -> HomeAssistant:
+    """Set up Home Assistant's core integration, which conversation relies on."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    return hass
+
+
+@pytest.fixture
+async def llm_server(socket_enabled: None) -> AsyncGenerator[LLMServer]:
+    """Run an OpenAI-compatible server on 127.0.0.1 that expects API_KEY."""
+    async with LLMServer(models=MODELS, api_key=API_KEY) as server:
+        yield server
+
+
+@pytest.fixture
+def agent_data() -> dict[str, object]:
+    """Return the settings of the entry's one agent; tests may override it."""
+    return {
+        CONF_MODEL: MODELS[0],
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_MAX_ITERATIONS: 10,
+    }
+
+
+@pytest.fixture
+def config_entry(
+    ha_core: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, object]
+) -> MockConfigEntry:
+    """Add a server entry for the test server, with one agent."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="127.0.0.1",
+        data={CONF_URL: llm_server.url, CONF_API_KEY: API_KEY},
+        subentries_data=[
+            ConfigSubentryData(
+                subentry_type=SUBENTRY_CONVERSATION,
+                subentry_id=AGENT_ID,
+                title="Kitchen helper",
+                data=agent_data,
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(ha_core)
+    return entry
+
+
+@pytest.fixture
+async def loaded_entry(
+    hass: HomeAssistant, config_entry: MockConfigEntry
+) -> MockConfigEntry:
+    """Set up the server entry and its agents."""
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+    return config_entry

@@ -45,6 +45,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
     try:
         models = await async_list_models(client)
     except openai.OpenAIError as err:
+        # The cause is left out on purpose: servers echo keys in their error text,
+        # and Home Assistant logs the chain. `describe` masks them.
         placeholders = {"url": entry.data[CONF_URL], "error": describe(err, api_key)}
         match classify(err):
             case Failure.AUTH:
@@ -52,19 +54,19 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
                     translation_domain=DOMAIN,
                     translation_key="setup_invalid_auth",
                     translation_placeholders=placeholders,
-                ) from err
+                ) from None
             case Failure.REJECTED:
                 raise ConfigEntryError(
                     translation_domain=DOMAIN,
                     translation_key="setup_rejected",
                     translation_placeholders=placeholders,
-                ) from err
+                ) from None
             case Failure.UNAVAILABLE:
                 raise ConfigEntryNotReady(
                     translation_domain=DOMAIN,
                     translation_key="setup_cannot_connect",
                     translation_placeholders=placeholders,
-                ) from err
+                ) from None
 
     entry.runtime_data = ChatterboxRuntime(client=client, models=models)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)

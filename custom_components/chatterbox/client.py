@@ -58,8 +58,6 @@ def classify(err: openai.OpenAIError) -> Failure:
             return Failure.AUTH
         case openai.RateLimitError() | openai.InternalServerError():
             return Failure.UNAVAILABLE
-        case openai.APIStatusError(status_code=status) if status >= 500:  # noqa: PLR2004
-            return Failure.UNAVAILABLE
         case openai.APIStatusError():
             return Failure.REJECTED
         case _:

@@ -1,0 +1,504 @@
+"""
+Serve a scriptable OpenAI-compatible chat API on 127.0.0.1 for tests.
+
+A test queues replies and each ``POST /v1/chat/completions`` gets the next one,
+as plain JSON or as server-sent events as the request asks. The server runs on
+aiohttp in the test's own event loop and records every request.
+
+Example::
+
+    async with LLMServer(models=["qwen3"]) as server:
+        server.reply(Text("Hello!"), ToolCalls([Call("turn_on", {"id": 1})]))
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
+"""
+
+import asyncio
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import KW_ONLY, dataclass, field
+import itertools
+import json
+from types import TracebackType
+from typing import Any, Self
+
+from aiohttp import web
+
+MODELS_PATH = "/v1/models"
+CHAT_PATH = "/v1/chat/completions"
+
+# The SDK ignores a zero Retry-After and falls back to its own backoff of half a
+# second and more, so a millisecond is the shortest wait it honours.
+FAST_RETRY = {"retry-after-ms": "1"}
+
+
+def openai_error(
+    message: str,
+    *,
+    type: str = "invalid_request_error",  # noqa: A002  # the wire name
+    code: str | None = None,
+    param: str | None = None,
+) -> dict[str, Any]:
+    """Build an error body in OpenAI's shape."""
+    return {"error": {"message": message, "type": type, "param": param, "code": code}}
+
+
+@dataclass(kw_only=True)
+class Reply:
+    """Base of every scripted reply: when the server starts answering."""
+
+    delay: float = 0.0  # seconds before the response headers
+    # Never answer; ends when the client gives up or the server stops.
+    hang: bool = False
+
+
+@dataclass(kw_only=True)
+class StreamedReply(Reply):
+    """A reply whose body may go out as a stream of chunks."""
+
+    chunk_delay: float = 0.0  # seconds before each chunk
+    drop_after: int | None = None  # close the connection after this many chunks
+
+
+@dataclass
+class Usage:
+    """Token counts reported with a completion."""
+
+    prompt_tokens: int = 10
+    completion_tokens: int = 5
+
+    def to_json(self) -> dict[str, int]:
+        """Return the usage object as OpenAI sends it."""
+        total = self.prompt_tokens + self.completion_tokens
+        return {**vars(self), "total_tokens": total}
+
+
+@dataclass(kw_only=True)
+class _Message(StreamedReply):
+    """Knobs shared by the replies that carry an assistant message."""
+
+    reasoning: str | None = None
+    # vLLM and DeepSeek stream "reasoning_content"; Ollama and OpenRouter "reasoning".
+    reasoning_key: str = "reasoning_content"
+    usage: Usage = field(default_factory=Usage)
+    piece_size: int = 4  # characters per streamed content or argument fragment
+
+
+@dataclass
+class Text(_Message):
+    """Answer with an assistant message."""
+
+    content: str
+    _: KW_ONLY
+    finish_reason: str = "stop"
+
+
+@dataclass
+class Call:
+    """One tool call the model asks for; ``arguments`` as str is sent verbatim."""
+
+    name: str
+    arguments: str | dict[str, Any] = field(default_factory=dict)
+    id: str | None = None
+
+    def arguments_json(self) -> str:
+        """Return the arguments as the string the wire carries."""
+        if isinstance(self.arguments, str):
+            return self.arguments
+        return json.dumps(self.arguments)
+
+
+@dataclass
+class ToolCalls(_Message):
+    """Answer with tool calls, optionally after some content."""
+
+    calls: Sequence[Call]
+    _: KW_ONLY
+    content: str | None = None
+    same_chunk: bool = False  # the first fragment of every call in one chunk
+    finish_reason: str = "tool_calls"
+
+
+@dataclass
+class Error(Reply):
+    """Answer with an HTTP error; a str body goes out as text, anything else as JSON."""
+
+    status: int
+    body: Any = None
+    headers: dict[str, str] | None = None  # None: FAST_RETRY, so SDK retries are quick
+
+
+@dataclass
+class Raw(StreamedReply):
+    """Write these body pieces verbatim, one chunk each."""
+
+    chunks: Sequence[str | bytes]
+    content_type: str = "text/event-stream"
+    status: int = 200
+
+
+@dataclass
+class Disconnect(Reply):
+    """Close the connection without answering."""
+
+
+@dataclass
+class ModelList(Reply):
+    """Answer the models endpoint; ``ids`` None lists ``server.models``."""
+
+    ids: Sequence[str] | None = None
+
+
+type ChatReply = Text | ToolCalls | Error | Raw | Disconnect
+type ModelsReply = ModelList | Error | Raw | Disconnect
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the server received it; header names are lower case."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    json: Any  # the parsed body, or None when empty or not JSON
+
+
+def _check_kinds(
+    replies: Iterable[object], kinds: tuple[type, ...], where: str
+) -> None:
+    """Refuse a reply that cannot answer this endpoint."""
+    for one in replies:
+        if not isinstance(one, kinds):
+            msg = f"{one!r} cannot answer {where}"
+            raise TypeError(msg)
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    """Split text into pieces of at most size characters."""
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _sse(data: Any) -> bytes:
+    """Encode one server-sent event."""
+    payload = data if isinstance(data, str) else json.dumps(data)
+    return f"data: {payload}\n\n".encode()
+
+
+class LLMServer:
+    """Answer OpenAI chat-completion requests from a script of replies."""
+
+    def __init__(
+        self, models: Sequence[str] = ("test-model",), *, api_key: str | None = None
+    ) -> None:
+        """Prepare a server listing these models, not yet listening."""
+        self.models = list(models)
+        self.api_key = api_key  # when set, requests must carry it as a Bearer token
+        self.requests: list[RecordedRequest] = []
+        self.unscripted: list[RecordedRequest] = []  # requests nothing was queued for
+        self._chat_replies: deque[ChatReply] = deque()
+        self._models_replies: deque[ModelsReply] = deque()
+        self._arrived = asyncio.Condition()
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+        self._call_ids = itertools.count(1)
+        self._completion_ids = itertools.count(1)
+
+    @property
+    def url(self) -> str:
+        """Return the base URL an OpenAI client takes, ending in /v1."""
+        if self._runner is None:
+            msg = "LLMServer is not started"
+            raise RuntimeError(msg)
+        return f"http://127.0.0.1:{self._port}/v1"
+
+    @property
+    def chat_requests(self) -> list[Any]:
+        """Return the JSON bodies sent to the chat completions endpoint."""
+        return [r.json for r in self.requests if r.path == CHAT_PATH]
+
+    @property
+    def last_chat_request(self) -> Any:
+        """Return the JSON body of the latest chat completion request."""
+        if not (bodies := self.chat_requests):
+            msg = "no chat completion request was received"
+            raise AssertionError(msg)
+        return bodies[-1]
+
+    @property
+    def pending(self) -> int:
+        """Return how many queued chat replies are still unused."""
+        return len(self._chat_replies)
+
+    def reply(self, *replies: ChatReply) -> None:
+        """Queue replies for the next chat completion requests, in order."""
+        _check_kinds(
+            replies, (Text, ToolCalls, Error, Raw, Disconnect), "a chat completion"
+        )
+        self._chat_replies.extend(replies)
+
+    def models_reply(self, *replies: ModelsReply) -> None:
+        """Queue one-off replies for the models endpoint, then ``models`` again."""
+        _check_kinds(
+            replies, (ModelList, Error, Raw, Disconnect), "the models endpoint"
+        )
+        self._models_replies.extend(replies)
+
+    async def start(self) -> None:
+        """Listen on a free port of 127.0.0.1."""
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        # handler_cancellation cancels a handler whose client went away, so a
+        # hanging reply ends with the client's timeout.
+        self._runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Cancel in-flight replies, close every connection and stop listening."""
+        for task in self._in_flight:
+            task.cancel()
+        if self._in_flight:
+            await asyncio.wait(self._in_flight)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        """Start the server."""
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop the server."""
+        await self.stop()
+
+    async def wait_for_request(self, count: int = 1) -> RecordedRequest:
+        """Wait until count requests have arrived and return the count-th."""
+        async with self._arrived:
+            await self._arrived.wait_for(lambda: len(self.requests) >= count)
+        return self.requests[count - 1]
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        """Record a request and answer it from the script."""
+        task = asyncio.current_task()
+        assert task is not None  # aiohttp runs every handler in a task
+        self._in_flight.add(task)
+        try:
+            recorded = await self._record(request)
+            reply = self._pick(recorded)
+            if isinstance(reply, web.Response):
+                return reply
+            if reply.hang:
+                await asyncio.get_running_loop().create_future()
+            if reply.delay > 0:
+                await asyncio.sleep(reply.delay)
+            return await self._send(request, reply, recorded.json or {})
+        finally:
+            self._in_flight.discard(task)
+
+    async def _record(self, request: web.Request) -> RecordedRequest:
+        """Store the request with its parsed body."""
+        raw = await request.read()
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        recorded = RecordedRequest(request.method, request.path, headers, body)
+        self.requests.append(recorded)
+        async with self._arrived:
+            self._arrived.notify_all()
+        return recorded
+
+    def _pick(
+        self, recorded: RecordedRequest
+    ) -> ChatReply | ModelsReply | web.Response:
+        """Return the scripted reply for a request, or the refusal it gets."""
+        if self.api_key is not None and (
+            recorded.headers.get("authorization") != f"Bearer {self.api_key}"
+        ):
+            body = openai_error("Incorrect API key provided.", code="invalid_api_key")
+            return web.json_response(body, status=401)
+        route = (recorded.method, recorded.path)
+        if route == ("GET", MODELS_PATH):
+            return (
+                self._models_replies.popleft() if self._models_replies else ModelList()
+            )
+        if route == ("POST", CHAT_PATH) and self._chat_replies:
+            return self._chat_replies.popleft()
+        return self._unscripted(recorded)
+
+    async def _send(
+        self, request: web.Request, reply: ChatReply | ModelsReply, body: Any
+    ) -> web.StreamResponse:
+        """Send a scripted reply."""
+        match reply:
+            case Disconnect():
+                return _drop(request, web.Response())
+            case Error():
+                return _error_response(reply)
+            case ModelList(ids=ids):
+                listed = self.models if ids is None else ids
+                data = [_model(model_id) for model_id in listed]
+                return web.json_response({"object": "list", "data": data})
+            case Raw():
+                return await _stream(
+                    request, reply, reply.chunks, reply.content_type, reply.status
+                )
+            case Text() | ToolCalls():
+                return await self._complete(request, reply, body)
+
+    def _unscripted(self, recorded: RecordedRequest) -> web.Response:
+        """Fail a request the test queued no reply for, loudly and without retries."""
+        self.unscripted.append(recorded)
+        message = (
+            f"LLMServer: the test scripted no reply for {recorded.method} "
+            f"{recorded.path} (request #{len(self.requests)})"
+        )
+        body = openai_error(message, type="test_script_exhausted")
+        # x-should-retry makes the SDK give up at once instead of asking twice more.
+        return web.json_response(body, status=500, headers={"x-should-retry": "false"})
+
+    async def _complete(
+        self, request: web.Request, reply: Text | ToolCalls, body: Any
+    ) -> web.StreamResponse:
+        """Send an assistant message as one JSON completion or as a stream."""
+        calls = [
+            (call.id or f"call_{next(self._call_ids)}", call)
+            for call in (reply.calls if isinstance(reply, ToolCalls) else ())
+        ]
+        head = {
+            "id": f"chatcmpl-{next(self._completion_ids)}",
+            "created": 0,
+            "model": body.get("model", "test-model"),
+            "system_fingerprint": None,
+        }
+        if not body.get("stream"):
+            message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+            if reply.reasoning is not None:
+                message[reply.reasoning_key] = reply.reasoning
+            if calls:
+                message["tool_calls"] = [
+                    _call_json(call_id, call, call.arguments_json())
+                    for call_id, call in calls
+                ]
+            choice = {"index": 0, "message": message, "logprobs": None}
+            return web.json_response(
+                {
+                    **head,
+                    "object": "chat.completion",
+                    "choices": [{**choice, "finish_reason": reply.finish_reason}],
+                    "usage": reply.usage.to_json(),
+                }
+            )
+        include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+        head = {**head, "object": "chat.completion.chunk"}
+        # OpenAI sends "usage": null on every chunk when usage was asked for.
+        if include_usage:
+            head["usage"] = None
+
+        def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
+            choice = {"index": 0, "delta": delta, "logprobs": None}
+            return _sse(
+                {**head, "choices": [{**choice, "finish_reason": finish_reason}]}
+            )
+
+        # OpenAI opens with the role and an empty content, and closes with an
+        # empty delta that carries the finish reason.
+        events = [chunk({"role": "assistant", "content": ""})]
+        size = reply.piece_size
+        reasoning = _pieces(reply.reasoning or "", size)
+        events += [chunk({reply.reasoning_key: piece}) for piece in reasoning]
+        events += [
+            chunk({"content": piece}) for piece in _pieces(reply.content or "", size)
+        ]
+        same_chunk = isinstance(reply, ToolCalls) and reply.same_chunk
+        parts = _tool_call_deltas(calls, size, same_chunk=same_chunk)
+        events += [chunk({"tool_calls": part}) for part in parts]
+        events.append(chunk({}, reply.finish_reason))
+        if include_usage:
+            # The usage chunk has no choices at all.
+            events.append(_sse({**head, "choices": [], "usage": reply.usage.to_json()}))
+        events.append(_sse("[DONE]"))
+        return await _stream(request, reply, events, "text/event-stream", 200)
+
+
+def _model(model_id: str) -> dict[str, Any]:
+    """Describe one model as the models endpoint lists it."""
+    return {"id": model_id, "object": "model", "created": 0, "owned_by": "test"}
+
+
+def _call_json(call_id: str, call: Call, arguments: str) -> dict[str, Any]:
+    """Describe a tool call, with these arguments, as a message carries it."""
+    function = {"name": call.name, "arguments": arguments}
+    return {"id": call_id, "type": "function", "function": function}
+
+
+def _tool_call_deltas(
+    calls: Sequence[tuple[str, Call]], size: int, *, same_chunk: bool
+) -> list[list[dict[str, Any]]]:
+    """Return the tool_calls list of each streamed chunk."""
+    per_call: list[list[dict[str, Any]]] = []
+    for index, (call_id, call) in enumerate(calls):
+        fragments = _pieces(call.arguments_json(), size) or [""]
+        # Only a call's first fragment names it; later ones carry just its index.
+        first = {"index": index, **_call_json(call_id, call, fragments[0])}
+        rest = [{"index": index, "function": {"arguments": f}} for f in fragments[1:]]
+        per_call.append([first, *rest])
+    if same_chunk and per_call:
+        firsts = [fragments[0] for fragments in per_call]
+        return [firsts, *([f] for fragments in per_call for f in fragments[1:])]
+    return [[f] for fragments in per_call for f in fragments]
+
+
+def _error_response(reply: Error) -> web.Response:
+    """Build the response for a scripted error."""
+    headers = FAST_RETRY if reply.headers is None else reply.headers
+    if isinstance(reply.body, str):
+        return web.Response(status=reply.status, text=reply.body, headers=headers)
+    body = reply.body
+    if body is None:
+        kind = "server_error" if reply.status >= 500 else "invalid_request_error"
+        body = openai_error(f"scripted error {reply.status}", type=kind)
+    return web.json_response(body, status=reply.status, headers=headers)
+
+
+async def _stream(
+    request: web.Request,
+    reply: StreamedReply,
+    chunks: Iterable[str | bytes],
+    content_type: str,
+    status: int,
+) -> web.StreamResponse:
+    """Write chunks one by one, dropping the connection if the reply says so."""
+    response = web.StreamResponse(status=status, headers={"Content-Type": content_type})
+    try:
+        await response.prepare(request)
+        for sent, piece in enumerate(chunks):
+            if sent == reply.drop_after:
+                return _drop(request, response)
+            if reply.chunk_delay > 0:
+                await asyncio.sleep(reply.chunk_delay)
+            await response.write(piece.encode() if isinstance(piece, str) else piece)
+        if reply.drop_after is not None:
+            return _drop(request, response)
+        await response.write_eof()
+    except ConnectionResetError:
+        pass  # the client hung up, e.g. closed the stream early
+    return response
+
+
+def _drop(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
+    """Close the connection; aiohttp then sees the unfinished response as a hang-up."""
+    if request.transport is not None:
+        request.transport.close()
+    return response

@@ -1,0 +1,321 @@
+"""Turn a streamed chat completion into Home Assistant chat log deltas."""
+
+from collections.abc import AsyncGenerator, AsyncIterable
+from dataclasses import dataclass, field
+import time
+from typing import Any, Final
+
+from openai.types.chat import ChatCompletionChunk
+from openai.types.chat.chat_completion_chunk import ChoiceDelta, ChoiceDeltaToolCall
+
+from homeassistant.components import conversation
+from homeassistant.helpers import llm
+from homeassistant.util.ulid import ulid_now
+
+from .tool_args import ToolArgumentsError, parse_tool_arguments
+
+THINK_OPEN: Final = "<think>"
+THINK_CLOSE: Final = "</think>"
+# DeepSeek and older vLLM send reasoning_content; newer vLLM, Ollama and
+# OpenRouter send reasoning. A server may send both with the same text, so only
+# the first one present is read.
+REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
+
+
+@dataclass(slots=True, kw_only=True)
+class StreamStats:
+    """
+    Facts about one streamed response, filled in by transform_stream.
+
+    Create it just before sending the request: started is the reference for
+    time_to_first_token, so the latency includes the server's prompt processing.
+    """
+
+    started: float = field(default_factory=time.monotonic)
+    """time.monotonic() when the request was sent."""
+
+    time_to_first_token: float | None = None
+    """Seconds from started to the first content, thinking or tool call."""
+
+    finish_reason: str | None = None
+    """The last finish reason the server sent, as it spelled it."""
+
+    model: str | None = None
+    """The model the server says answered."""
+
+    # Usage from the last chunk that carried it; None when the server sent none.
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+    cached_tokens: int | None = None
+
+    # What was yielded: with all three zero the response was empty.
+    content_chars: int = 0
+    thinking_chars: int = 0
+    tool_calls: int = 0
+
+    tool_argument_errors: dict[str, ToolArgumentsError] = field(default_factory=dict)
+    """Why the arguments of a tool call could not be read, by tool call id."""
+
+    @property
+    def empty(self) -> bool:
+        """Return whether the response had no content, thinking or tool call."""
+        return not (self.content_chars or self.thinking_chars or self.tool_calls)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the stats for the conversation trace."""
+        return {
+            "time_to_first_token": self.time_to_first_token,
+            "finish_reason": self.finish_reason,
+            "model": self.model,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "total_tokens": self.total_tokens,
+            "cached_tokens": self.cached_tokens,
+            "content_chars": self.content_chars,
+            "thinking_chars": self.thinking_chars,
+            "tool_calls": self.tool_calls,
+            "tool_argument_errors": {
+                call_id: str(err) for call_id, err in self.tool_argument_errors.items()
+            },
+        }
+
+
+async def transform_stream(
+    chunks: AsyncIterable[ChatCompletionChunk],
+    stats: StreamStats | None = None,
+) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+    """
+    Transform chat completion chunks into chat log deltas for one message.
+
+    Yields {"role": "assistant"} first, then content and thinking as they
+    arrive, so speech can start early. Reasoning fields and <think> blocks in
+    the content become thinking_content. Tool calls are assembled across chunks
+    and yielded once, when the server sends a finish reason or the stream ends.
+
+    A tool call whose arguments cannot be parsed is still yielded, so that it is
+    answered: its tool_args is {} and stats.tool_argument_errors maps its id to
+    the ToolArgumentsError. The chat log starts a tool call as soon as it is
+    yielded, so the tool handler must look the id up there and answer with the
+    error instead of calling the tool. The mapping is filled before the tool
+    call is yielded.
+
+    An empty stream yields only the role and raises nothing: stats.empty tells
+    the caller, which decides how to report it.
+    """
+    transformer = _Transformer(StreamStats() if stats is None else stats)
+    yield {"role": "assistant"}
+    async for chunk in chunks:
+        if update := transformer.chunk(chunk):
+            yield update
+    if update := transformer.finish():
+        yield update
+
+
+class _Transformer:
+    """Turn the chunks of one response into deltas, recording the stats."""
+
+    def __init__(self, stats: StreamStats) -> None:
+        """Start a response."""
+        self.stats = stats
+        self._splitter = _ThinkSplitter()
+        self._tool_calls = _ToolCallAssembler()
+
+    def chunk(
+        self, chunk: ChatCompletionChunk
+    ) -> conversation.AssistantContentDeltaDict:
+        """Return the delta for one chunk."""
+        self._record(chunk)
+        if not chunk.choices:
+            return {}
+        choice = chunk.choices[0]
+        delta = choice.delta
+        thinking = _reasoning(delta)
+        content, tagged_thinking = self._splitter.feed(delta.content or "")
+        # OpenAI puts a refusal in its own field; it is the answer to speak.
+        content += delta.refusal or ""
+        if delta.tool_calls:
+            self._tool_calls.add(delta.tool_calls)
+        if self.stats.time_to_first_token is None and (
+            delta.content or delta.refusal or thinking or delta.tool_calls
+        ):
+            self.stats.time_to_first_token = time.monotonic() - self.stats.started
+
+        update = self._text(content, thinking + tagged_thinking)
+        if choice.finish_reason is not None:
+            self.stats.finish_reason = choice.finish_reason
+            # Emitted on any finish reason: some servers finish tool calls with
+            # "stop", and a later repeat of the reason finds nothing left.
+            if self._tool_calls:
+                update["tool_calls"] = self._tool_calls.take(self.stats)
+        return update
+
+    def finish(self) -> conversation.AssistantContentDeltaDict:
+        """Return the delta for what is left when the stream ends."""
+        update = self._text(*self._splitter.flush())
+        if self._tool_calls:
+            update["tool_calls"] = self._tool_calls.take(self.stats)
+        return update
+
+    def _record(self, chunk: ChatCompletionChunk) -> None:
+        """Record the model and usage that a chunk carries."""
+        if chunk.model:
+            self.stats.model = chunk.model
+        if (usage := chunk.usage) is None:
+            return
+        self.stats.prompt_tokens = usage.prompt_tokens
+        self.stats.completion_tokens = usage.completion_tokens
+        self.stats.total_tokens = usage.total_tokens
+        if (details := usage.prompt_tokens_details) is not None:
+            self.stats.cached_tokens = details.cached_tokens
+
+    def _text(
+        self, content: str, thinking: str
+    ) -> conversation.AssistantContentDeltaDict:
+        """Return the delta for content and thinking text, counting it."""
+        update: conversation.AssistantContentDeltaDict = {}
+        # Empty strings are left out: HA 2026.11 keeps an explicit empty content
+        # as a silent answer, and servers send "" with the role and tool calls.
+        if content:
+            update["content"] = content
+            self.stats.content_chars += len(content)
+        if thinking:
+            update["thinking_content"] = thinking
+            self.stats.thinking_chars += len(thinking)
+        return update
+
+
+def _reasoning(delta: ChoiceDelta) -> str:
+    """Return the reasoning text of a delta from its non-standard fields."""
+    extra = delta.model_extra or {}
+    for name in REASONING_FIELDS:
+        if isinstance(text := extra.get(name), str) and text:
+            return text
+    return ""
+
+
+class _ThinkSplitter:
+    """
+    Split <think> blocks out of streamed content.
+
+    Qwen and DeepSeek-R1 write their reasoning inline when the server does not
+    separate it. A tag can be split across chunks, so text that could be the
+    start of a tag is held back until the next chunk tells.
+    """
+
+    def __init__(self) -> None:
+        """Start outside a think block."""
+        self.thinking = False
+        self._pending = ""
+        self._strip = False
+
+    def feed(self, text: str) -> tuple[str, str]:
+        """Return the content and thinking that text completes."""
+        text = self._pending + text
+        self._pending = ""
+        content: list[str] = []
+        thinking: list[str] = []
+        while text:
+            tag = THINK_CLOSE if self.thinking else THINK_OPEN
+            before, found, text = text.partition(tag)
+            if not found:
+                cut = len(before) - _partial_tag(before, tag)
+                before, self._pending = before[:cut], before[cut:]
+            self._add(before, thinking if self.thinking else content)
+            if found:
+                self.thinking = not self.thinking
+                self._strip = True
+        return "".join(content), "".join(thinking)
+
+    def flush(self) -> tuple[str, str]:
+        """Return the text held back at the end of the stream."""
+        text, self._pending = self._pending, ""
+        out: list[str] = []
+        self._add(text, out)
+        if self.thinking:
+            return "", "".join(out)
+        return "".join(out), ""
+
+    def _add(self, text: str, out: list[str]) -> None:
+        """Add text to out, without the whitespace right after a tag."""
+        if self._strip:
+            # Models put blank lines after the tags, which would start the
+            # spoken answer with empty lines.
+            text = text.lstrip()
+            if not text:
+                return
+            self._strip = False
+        if text:
+            out.append(text)
+
+
+def _partial_tag(text: str, tag: str) -> int:
+    """Return the length of the end of text that could begin tag."""
+    for length in range(min(len(text), len(tag) - 1), 0, -1):
+        if text.endswith(tag[:length]):
+            return length
+    return 0
+
+
+@dataclass(slots=True)
+class _PendingToolCall:
+    """A tool call being assembled from fragments."""
+
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class _ToolCallAssembler:
+    """Assemble tool calls from the fragments in the chunks."""
+
+    def __init__(self) -> None:
+        """Start with no tool call."""
+        self._calls: list[_PendingToolCall] = []
+        self._by_index: dict[int | None, _PendingToolCall] = {}
+
+    def __bool__(self) -> bool:
+        """Return whether a tool call is pending."""
+        return bool(self._calls)
+
+    def add(self, fragments: list[ChoiceDeltaToolCall]) -> None:
+        """Add the tool call fragments of one chunk."""
+        for fragment in fragments:
+            call = self._by_index.get(fragment.index)
+            # Ollama gives every call of a response index 0 (ollama#15457) and
+            # older versions no index at all, but each call its own id.
+            if call is None or (fragment.id and call.id and fragment.id != call.id):
+                call = _PendingToolCall()
+                self._calls.append(call)
+                self._by_index[fragment.index] = call
+            if fragment.id and not call.id:
+                call.id = fragment.id
+            if (function := fragment.function) is None:
+                continue
+            if function.name and not call.name:
+                call.name = function.name
+            if function.arguments:
+                call.arguments.append(function.arguments)
+
+    def take(self, stats: StreamStats) -> list[llm.ToolInput]:
+        """Return the pending tool calls, recording unreadable arguments."""
+        tool_inputs: list[llm.ToolInput] = []
+        for call in self._calls:
+            call_id = call.id or ulid_now()
+            try:
+                tool_args = parse_tool_arguments("".join(call.arguments))
+            except ToolArgumentsError as err:
+                stats.tool_argument_errors[call_id] = err
+                tool_args = {}
+            tool_inputs.append(
+                llm.ToolInput(
+                    tool_name=call.name,
+                    tool_args=tool_args,
+                    id=call_id,
+                    external=False,
+                )
+            )
+        self._calls.clear()
+        self._by_index.clear()
+        stats.tool_calls += len(tool_inputs)
+        return tool_inputs

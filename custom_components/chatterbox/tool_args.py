@@ -1,0 +1,149 @@
+"""Parse and repair the tool call arguments that models write."""
+
+import ast
+import json
+import re
+from typing import Any, Final
+import warnings
+
+# A JSON literal written in otherwise Python-style arguments: {'on': true}.
+_JSON_NAMES: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}
+_FENCE: Final = re.compile(r"\A```[\w+-]*[^\S\n]*\n?(?P<body>.*?)\s*```\Z", re.DOTALL)
+_DECODER: Final = json.JSONDecoder()
+_EXCERPT: Final = 20
+
+
+class ToolArgumentsError(ValueError):
+    """Tool call arguments that cannot be read as a JSON object."""
+
+
+class _NotLiteralError(Exception):
+    """Text that is not a plain Python literal."""
+
+
+def parse_tool_arguments(raw: str | None) -> dict[str, Any]:
+    """
+    Return tool call arguments as a dict, repairing where the intent is clear.
+
+    Accepted besides a JSON object: nothing or whitespace and JSON null (no
+    arguments), a code fence around the object, text after a complete object,
+    single-quoted or Python-literal objects, and an object encoded inside a JSON
+    string. Anything else raises ToolArgumentsError with a short message that
+    says what is wrong and where, for the model to correct itself.
+    """
+    return _parse(raw or "", nested=False)
+
+
+def _parse(text: str, *, nested: bool) -> dict[str, Any]:
+    """Parse one level of arguments."""
+    text = text.strip()
+    if match := _FENCE.match(text):
+        text = match.group("body").strip()
+    if not text:
+        return {}
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except json.JSONDecodeError as err:
+        try:
+            value = _literal_eval(text)
+        except _NotLiteralError:
+            raise ToolArgumentsError(_describe(err, text)) from err
+    except RecursionError as err:
+        msg = "invalid JSON: nested too deeply"
+        raise ToolArgumentsError(msg) from err
+    except ValueError as err:
+        # Python's limit on the digits of an integer; the advice after the
+        # semicolon is for programmers.
+        msg = f"invalid JSON: {str(err).partition(';')[0]}"
+        raise ToolArgumentsError(msg) from err
+    else:
+        _check_rest(text, end)
+    return _as_object(value, nested=nested)
+
+
+def _check_rest(text: str, end: int) -> None:
+    """Refuse more JSON after the object; other trailing text is noise."""
+    rest = text[end:].lstrip()
+    if rest.startswith(("{", "[")):
+        # Two objects back to back are two calls merged into one, typically by
+        # a server that gives every call of a response the same index.
+        msg = (
+            "expected one JSON object, found more JSON at position "
+            f"{len(text) - len(rest)}"
+        )
+        raise ToolArgumentsError(msg)
+
+
+def _as_object(value: Any, *, nested: bool) -> dict[str, Any]:
+    """Return the parsed value as the arguments dict."""
+    if isinstance(value, dict):
+        return value
+    if value is None:
+        return {}
+    if isinstance(value, str) and not nested:
+        # The object was encoded twice: "{\"name\": \"kitchen\"}".
+        try:
+            return _parse(value, nested=True)
+        except ToolArgumentsError as err:
+            msg = "expected a JSON object, got a string"
+            raise ToolArgumentsError(msg) from err
+    msg = f"expected a JSON object, got {_kind(value)}"
+    raise ToolArgumentsError(msg)
+
+
+def _kind(value: Any) -> str:
+    """Name the JSON type of a value."""
+    match value:
+        case str():
+            return "a string"
+        case bool():
+            return "a boolean"
+        case int() | float():
+            return "a number"
+        case _:
+            return "an array"
+
+
+def _describe(err: json.JSONDecodeError, text: str) -> str:
+    """Say where and why the JSON is invalid, quoting the text around it."""
+    start = max(err.pos - _EXCERPT // 2, 0)
+    excerpt = text[start : start + _EXCERPT]
+    return f"invalid JSON: {err.msg} at position {err.pos} (near {excerpt!r})"
+
+
+def _literal_eval(text: str) -> Any:
+    """Evaluate text made of Python literals and JSON keywords only."""
+    try:
+        # Models write regular expressions and Windows paths with backslashes
+        # that are invalid Python escapes; the parser would print a warning.
+        with warnings.catch_warnings(action="ignore", category=SyntaxWarning):
+            tree = ast.parse(text, mode="eval")
+        return _literal(tree.body)
+    except (SyntaxError, ValueError, RecursionError) as err:
+        raise _NotLiteralError from err
+
+
+def _literal(node: ast.expr) -> Any:
+    """Return the JSON value of a literal node."""
+    match node:
+        case ast.Constant(value=None | str() | bool() | int() | float() as value):
+            return value
+        case ast.Name(id=name) if name in _JSON_NAMES:
+            return _JSON_NAMES[name]
+        case ast.UnaryOp(
+            op=ast.USub() | ast.UAdd() as op,
+            operand=ast.Constant(value=int() | float() as number),
+        ) if not isinstance(number, bool):
+            return -number if isinstance(op, ast.USub) else number
+        case ast.List(elts=items) | ast.Tuple(elts=items):
+            return [_literal(item) for item in items]
+        case ast.Dict(keys=keys, values=values):
+            result: dict[str, Any] = {}
+            for key_node, value_node in zip(keys, values, strict=True):
+                # A None key is a ** unpacking.
+                key = None if key_node is None else _literal(key_node)
+                if not isinstance(key, str):
+                    raise _NotLiteralError
+                result[key] = _literal(value_node)
+            return result
+    raise _NotLiteralError

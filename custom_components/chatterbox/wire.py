@@ -1,0 +1,161 @@
+"""Convert chat log content and tools to the chat completions wire format."""
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from openai.types.chat import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionMessageFunctionToolCallParam,
+    ChatCompletionMessageParam,
+    ChatCompletionSystemMessageParam,
+    ChatCompletionToolMessageParam,
+    ChatCompletionToolParam,
+    ChatCompletionUserMessageParam,
+)
+from openai.types.chat.chat_completion_message_function_tool_call_param import Function
+from openai.types.shared_params import FunctionDefinition
+import probatio
+
+from homeassistant.components import conversation
+from homeassistant.helpers import llm
+from homeassistant.helpers.json import json_dumps
+
+# Dropped from every schema node, which only makes the schema more permissive;
+# Home Assistant still validates the arguments and reports errors to the model.
+# - not: llama.cpp cannot turn it into a grammar and fails the whole request
+#   ("Unrecognized schema"); probatio renders NotIn and Exclusive with it.
+# - pattern: llama.cpp supports only part of the regular expression syntax and
+#   fails the request on the rest, such as \w in the backup location selector.
+_DROPPED_KEYWORDS: Final = frozenset({"not", "pattern"})
+# Dropped beside type: object, where probatio puts the presence rules of
+# Required(Any(...)), Inclusive and Exclusive keys. OpenAI refuses them at the
+# top level, and llama.cpp reads an anyOf or oneOf there as a union of schemas
+# that only say "required", which it cannot convert.
+_DROPPED_OBJECT_KEYWORDS: Final = frozenset(
+    {"allOf", "anyOf", "oneOf", "dependentRequired"}
+)
+_SCHEMA_MAPS: Final = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions"}
+)
+_SCHEMA_VALUES: Final = frozenset(
+    {"items", "prefixItems", "additionalProperties", "contains"}
+    | {"allOf", "anyOf", "oneOf"}
+)
+
+
+def content_to_messages(
+    content: Iterable[conversation.Content],
+) -> list[ChatCompletionMessageParam]:
+    """
+    Convert chat log content to chat completion messages.
+
+    Thinking content is never sent back. The empty system message that a chat
+    log starts with before the prompt is provided is left out. Attachments are
+    not sent: only their text is.
+    """
+    messages: list[ChatCompletionMessageParam] = []
+    for item in content:
+        match item:
+            case conversation.SystemContent(content=text):
+                if text:
+                    messages.append(
+                        ChatCompletionSystemMessageParam(role="system", content=text)
+                    )
+            case conversation.UserContent(content=text):
+                messages.append(
+                    ChatCompletionUserMessageParam(role="user", content=text)
+                )
+            case conversation.AssistantContent():
+                messages.append(_assistant_message(item))
+            case conversation.ToolResultContent():
+                messages.append(
+                    ChatCompletionToolMessageParam(
+                        role="tool",
+                        tool_call_id=item.tool_call_id,
+                        content=json_dumps(
+                            {"data": item.result.data, "error": item.result.error}
+                        ),
+                    )
+                )
+    return messages
+
+
+def _assistant_message(
+    content: conversation.AssistantContent,
+) -> ChatCompletionAssistantMessageParam:
+    """Convert assistant content, with its tool calls, to a message."""
+    if not content.tool_calls:
+        # An answer that was only thinking, or silent, still takes its turn:
+        # dropping it leaves two user messages in a row, which the chat
+        # templates of Mistral and Gemma refuse.
+        return ChatCompletionAssistantMessageParam(
+            role="assistant", content=content.content or ""
+        )
+    return ChatCompletionAssistantMessageParam(
+        role="assistant",
+        content=content.content or None,
+        tool_calls=[
+            ChatCompletionMessageFunctionToolCallParam(
+                type="function",
+                id=tool_call.id,
+                function=Function(
+                    name=tool_call.tool_name,
+                    arguments=json_dumps(tool_call.tool_args),
+                ),
+            )
+            for tool_call in content.tool_calls
+        ],
+    )
+
+
+def format_tool(
+    tool: llm.Tool, custom_serializer: Callable[[Any], Any] | None
+) -> ChatCompletionToolParam:
+    """
+    Describe a Home Assistant tool as a chat completions function tool.
+
+    Without a custom serializer, as the MCP and KNX APIs give none, selectors
+    are still described: probatio alone cannot render them.
+    """
+    schema = _clean_schema(
+        probatio.to_openapi(
+            tool.parameters,
+            custom_serializer=custom_serializer or llm.selector_serializer,
+            openapi_version="3.1.0",
+        )
+    )
+    # Chat templates read parameters.properties, and OpenAI requires an object.
+    schema["type"] = "object"
+    schema.setdefault("properties", {})
+    function = FunctionDefinition(name=tool.name, parameters=schema)
+    if tool.description:
+        function["description"] = tool.description
+    return ChatCompletionToolParam(type="function", function=function)
+
+
+def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of a schema without the keywords servers choke on."""
+    is_object = schema.get("type") == "object"
+    cleaned: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        if keyword in _DROPPED_KEYWORDS or (
+            is_object and keyword in _DROPPED_OBJECT_KEYWORDS
+        ):
+            continue
+        if keyword in _SCHEMA_MAPS and isinstance(value, dict):
+            cleaned[keyword] = {name: _clean_value(sub) for name, sub in value.items()}
+        elif keyword in _SCHEMA_VALUES:
+            cleaned[keyword] = _clean_value(value)
+        else:
+            # enum, const, default and examples hold data, not schemas.
+            cleaned[keyword] = value
+    return cleaned
+
+
+def _clean_value(value: Any) -> Any:
+    """Clean a schema or a list of schemas; leave anything else as it is."""
+    if isinstance(value, dict):
+        return _clean_schema(value)
+    if isinstance(value, list):
+        return [_clean_value(item) for item in value]
+    return value

@@ -1,0 +1,722 @@
+"""Tests for turning streamed chat completions into chat log deltas."""
+
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import openai
+from openai.types.chat import ChatCompletionChunk
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.helpers import llm
+
+from custom_components.chatterbox import stream
+from custom_components.chatterbox.stream import StreamStats, transform_stream
+from custom_components.chatterbox.tool_args import ToolArgumentsError
+
+from .llm_server import LLMServer, Raw
+
+
+def chunk(
+    content: str | None = None,
+    *,
+    tool_calls: list[dict[str, Any]] | None = None,
+    finish_reason: str | None = None,
+    usage: dict[str, Any] | None = None,
+    choices: bool = True,
+    model: str = "qwen3",
+    **delta: Any,
+) -> ChatCompletionChunk:
+    """Build a chunk the way the SDK does: unvalidated, keeping extra fields."""
+    if content is not None:
+        delta["content"] = content
+    if tool_calls is not None:
+        delta["tool_calls"] = tool_calls
+    data: dict[str, Any] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]
+        if choices
+        else [],
+    }
+    if usage is not None:
+        data["usage"] = usage
+    return ChatCompletionChunk.construct(**data)
+
+
+def call(
+    index: int | None,
+    *,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+) -> dict[str, Any]:
+    """Build one tool call fragment."""
+    fragment: dict[str, Any] = {"function": {}}
+    if index is not None:
+        fragment["index"] = index
+    if call_id is not None:
+        fragment["id"] = call_id
+        fragment["type"] = "function"
+    if name is not None:
+        fragment["function"]["name"] = name
+    if arguments is not None:
+        fragment["function"]["arguments"] = arguments
+    return fragment
+
+
+async def aiter_chunks(
+    chunks: Iterable[ChatCompletionChunk],
+) -> AsyncIterator[ChatCompletionChunk]:
+    """Serve chunks as a stream."""
+    for item in chunks:
+        yield item
+
+
+async def collect(
+    chunks: Iterable[ChatCompletionChunk], stats: StreamStats | None = None
+) -> list[conversation.AssistantContentDeltaDict]:
+    """Return every delta that the chunks turn into."""
+    return [delta async for delta in transform_stream(aiter_chunks(chunks), stats)]
+
+
+def joined(
+    deltas: list[conversation.AssistantContentDeltaDict], key: str
+) -> str | None:
+    """Return the text of one key across deltas, as the chat log would join it."""
+    parts = [delta[key] for delta in deltas if key in delta]  # type: ignore[literal-required]
+    return "".join(parts) if parts else None
+
+
+def tool_calls_of(
+    deltas: list[conversation.AssistantContentDeltaDict],
+) -> list[list[llm.ToolInput]]:
+    """Return each tool call batch that was yielded."""
+    return [delta["tool_calls"] or [] for delta in deltas if "tool_calls" in delta]
+
+
+async def test_text_is_yielded_as_it_arrives() -> None:
+    """Yield the role once, then each piece of the answer in its own delta."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("", role="assistant"),
+            chunk("The kitchen"),
+            chunk(" light is on."),
+            chunk(finish_reason="stop"),
+            chunk(
+                choices=False,
+                usage={
+                    "prompt_tokens": 812,
+                    "completion_tokens": 9,
+                    "total_tokens": 821,
+                    "prompt_tokens_details": {"cached_tokens": 768},
+                },
+            ),
+        ],
+        stats,
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"content": "The kitchen"},
+        {"content": " light is on."},
+    ]
+    assert stats.finish_reason == "stop"
+    assert (stats.prompt_tokens, stats.completion_tokens, stats.total_tokens) == (
+        812,
+        9,
+        821,
+    )
+    assert stats.cached_tokens == 768
+    assert stats.model == "qwen3"
+    assert stats.content_chars == len("The kitchen light is on.")
+    assert not stats.empty
+
+
+async def test_usage_without_details_and_a_stream_without_usage() -> None:
+    """Keep cached tokens unknown when the server does not report them."""
+    with_usage = StreamStats()
+    await collect(
+        [
+            chunk("Hi", finish_reason="stop"),
+            chunk(
+                choices=False,
+                usage={"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6},
+            ),
+        ],
+        with_usage,
+    )
+    without_usage = StreamStats()
+    await collect([chunk("Hi", finish_reason="stop")], without_usage)
+
+    assert (with_usage.total_tokens, with_usage.cached_tokens) == (6, None)
+    assert without_usage.prompt_tokens is None
+    assert without_usage.total_tokens is None
+
+
+async def test_time_to_first_token_counts_from_the_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Measure from when the request was sent to the first real output."""
+    clock = iter([10.75, 99.0])
+    monkeypatch.setattr(stream, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    stats = StreamStats(started=10.0)
+
+    # The role chunk and an empty content string are not output yet.
+    await collect([chunk("", role="assistant"), chunk("Hello"), chunk(" there")], stats)
+
+    assert stats.time_to_first_token == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize(
+    "first_output",
+    [
+        chunk(reasoning_content="Let me think"),
+        chunk(tool_calls=[call(0, call_id="c1", name="HassTurnOn")]),
+        chunk(refusal="I can't help with that."),
+        chunk("<thi"),
+    ],
+)
+async def test_any_output_is_a_first_token(first_output: ChatCompletionChunk) -> None:
+    """Count thinking, tool calls, refusals and held-back text as output."""
+    stats = StreamStats()
+
+    await collect([chunk(role="assistant"), first_output], stats)
+
+    assert stats.time_to_first_token is not None
+    assert stats.time_to_first_token >= 0
+
+
+async def test_an_empty_stream_yields_only_the_role() -> None:
+    """Raise nothing for an empty answer and let the stats tell the caller."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [chunk("", role="assistant"), chunk(finish_reason="stop")], stats
+    )
+    nothing_at_all = await collect([])
+
+    assert deltas == [{"role": "assistant"}]
+    assert nothing_at_all == [{"role": "assistant"}]
+    assert stats.empty
+    assert stats.time_to_first_token is None
+    assert stats.finish_reason == "stop"
+
+
+async def test_the_stats_can_be_left_out() -> None:
+    """Transform a stream when the caller does not want the stats."""
+    deltas = [delta async for delta in transform_stream(aiter_chunks([chunk("Hi")]))]
+
+    assert deltas == [{"role": "assistant"}, {"content": "Hi"}]
+
+
+async def test_a_refusal_is_the_answer() -> None:
+    """Speak a refusal that OpenAI sends in its own field."""
+    deltas = await collect([chunk(refusal="I can't help with that.")])
+
+    assert joined(deltas, "content") == "I can't help with that."
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+async def test_reasoning_fields_become_thinking(field: str) -> None:
+    """Read the reasoning of vLLM and DeepSeek or of Ollama and OpenRouter."""
+    stats = StreamStats()
+    first: dict[str, Any] = {field: "The user wants"}
+    second: dict[str, Any] = {field: " the lights on."}
+    done: dict[str, Any] = {field: None}
+
+    deltas = await collect(
+        [
+            chunk(role="assistant", **first),
+            chunk(**second),
+            chunk("Done.", **done),
+        ],
+        stats,
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"thinking_content": "The user wants"},
+        {"thinking_content": " the lights on."},
+        {"content": "Done."},
+    ]
+    assert stats.thinking_chars == len("The user wants the lights on.")
+
+
+async def test_reasoning_sent_in_both_fields_is_read_once() -> None:
+    """Read one field when a server sends the same reasoning under both names."""
+    deltas = await collect(
+        [chunk(reasoning_content="Hmm.", reasoning="Hmm."), chunk(reasoning="!")]
+    )
+
+    assert joined(deltas, "thinking_content") == "Hmm.!"
+
+
+async def test_think_tags_in_content_become_thinking() -> None:
+    """Move a think block out of the answer and keep the text around it."""
+    deltas = await collect(
+        [chunk("Sure. <think>\nIs the den lit?\n</think>\n\nThe den light is on.")]
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {
+            "content": "Sure. The den light is on.",
+            "thinking_content": "Is the den lit?\n",
+        },
+    ]
+
+
+async def test_a_think_block_at_the_start_never_reaches_the_answer() -> None:
+    """Stream the thinking of a response that opens with a think block."""
+    deltas = await collect(
+        [
+            chunk("<think>"),
+            chunk("\nThe user"),
+            chunk(" asks for the time."),
+            chunk("</think>"),
+            chunk("\n\n"),
+            chunk("It is noon."),
+        ]
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"thinking_content": "The user"},
+        {"thinking_content": " asks for the time."},
+        {"content": "It is noon."},
+    ]
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["<thi", "nk>plan</thi", "nk>answer"],
+        ["<", "think", ">plan<", "/", "think>answer"],
+        ["<think>pl", "an</", "think>", "answer"],
+        list("<think>plan</think>answer"),
+    ],
+)
+async def test_tags_split_across_chunks_are_recognised(pieces: list[str]) -> None:
+    """Hold back what could be a tag until the next chunk tells."""
+    deltas = await collect([chunk(piece) for piece in pieces])
+
+    assert joined(deltas, "thinking_content") == "plan"
+    assert joined(deltas, "content") == "answer"
+    assert all("<" not in (delta.get("content") or "") for delta in deltas)
+
+
+async def test_text_that_only_looks_like_a_tag_is_content() -> None:
+    """Release held-back text as soon as it turns out not to be a tag."""
+    deltas = await collect([chunk("2 <"), chunk(" 3 and <b>bold</b>"), chunk(" <th")])
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"content": "2 "},
+        {"content": "< 3 and <b>bold</b>"},
+        {"content": " "},
+        {"content": "<th"},
+    ]
+
+
+async def test_a_think_block_that_never_closes_is_all_thinking() -> None:
+    """Keep everything after an unclosed think tag out of the answer."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [chunk("<think>I should"), chunk(" check</thi"), chunk(finish_reason="length")],
+        stats,
+    )
+
+    assert joined(deltas, "content") is None
+    assert joined(deltas, "thinking_content") == "I should check</thi"
+    assert stats.finish_reason == "length"
+    assert stats.content_chars == 0
+
+
+async def test_several_think_blocks_and_an_empty_one() -> None:
+    """Split every block, including the empty one of a model told not to think."""
+    deltas = await collect(
+        [chunk("<think>\n\n</think>\n\nA<think>b</think>C<think> d </think> E")]
+    )
+
+    assert joined(deltas, "content") == "ACE"
+    assert joined(deltas, "thinking_content") == "bd "
+
+
+async def test_tool_calls_are_assembled_and_yielded_once() -> None:
+    """Join argument fragments by index and yield the calls at the finish."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk(role="assistant", content=""),
+            chunk(
+                tool_calls=[
+                    call(0, call_id="call_a", name="HassTurnOn", arguments=""),
+                ]
+            ),
+            chunk(tool_calls=[call(0, arguments='{"name": "Kitch')]),
+            chunk(tool_calls=[call(0, arguments='en Light"}')]),
+            chunk(
+                tool_calls=[
+                    call(1, call_id="call_b", name="HassTurnOff", arguments='{"area"'),
+                ]
+            ),
+            chunk(tool_calls=[call(1, arguments=': "Den"}')]),
+            chunk(finish_reason="tool_calls"),
+            # OpenRouter repeats the finish reason in the usage chunk.
+            chunk(
+                finish_reason="tool_calls",
+                usage={"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3},
+            ),
+        ],
+        stats,
+    )
+
+    assert tool_calls_of(deltas) == [
+        [
+            llm.ToolInput(
+                tool_name="HassTurnOn", tool_args={"name": "Kitchen Light"}, id="call_a"
+            ),
+            llm.ToolInput(
+                tool_name="HassTurnOff", tool_args={"area": "Den"}, id="call_b"
+            ),
+        ]
+    ]
+    assert all(not tool_input.external for tool_input in tool_calls_of(deltas)[0])
+    assert deltas[-1] == {"tool_calls": tool_calls_of(deltas)[0]}
+    assert stats.tool_calls == 2
+    assert stats.tool_argument_errors == {}
+    assert stats.total_tokens == 3
+
+
+async def test_several_calls_in_one_chunk() -> None:
+    """Read every call of a chunk, as servers that send whole calls do."""
+    deltas = await collect(
+        [
+            chunk(
+                tool_calls=[
+                    call(0, call_id="a", name="HassTurnOn", arguments='{"name": "A"}'),
+                    call(1, call_id="b", name="HassTurnOn", arguments='{"name": "B"}'),
+                ],
+                finish_reason="tool_calls",
+            )
+        ]
+    )
+
+    assert [
+        (tool_input.id, tool_input.tool_args) for tool_input in tool_calls_of(deltas)[0]
+    ] == [("a", {"name": "A"}), ("b", {"name": "B"})]
+
+
+async def test_tool_calls_finished_with_stop_or_no_reason() -> None:
+    """Yield calls on a stop finish and when the stream just ends."""
+    on_stop = await collect(
+        [
+            chunk(tool_calls=[call(0, call_id="a", name="GetLiveContext")]),
+            chunk(finish_reason="stop"),
+        ]
+    )
+    at_end = await collect(
+        [chunk(tool_calls=[call(0, call_id="b", name="GetLiveContext")])]
+    )
+
+    assert tool_calls_of(on_stop) == [
+        [llm.ToolInput(tool_name="GetLiveContext", tool_args={}, id="a")]
+    ]
+    assert tool_calls_of(at_end) == [
+        [llm.ToolInput(tool_name="GetLiveContext", tool_args={}, id="b")]
+    ]
+
+
+async def test_text_and_tool_calls_in_one_response() -> None:
+    """Stream the text before a tool call and yield the call at the finish."""
+    deltas = await collect(
+        [
+            chunk("Turning it on."),
+            chunk(
+                tool_calls=[call(0, call_id="a", name="HassTurnOn", arguments="{}")],
+                finish_reason="tool_calls",
+            ),
+        ]
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"content": "Turning it on."},
+        {"tool_calls": [llm.ToolInput(tool_name="HassTurnOn", tool_args={}, id="a")]},
+    ]
+
+
+async def test_a_missing_id_is_generated() -> None:
+    """Give each call without an id a unique one, so its result can answer it."""
+    deltas = await collect(
+        [
+            chunk(
+                tool_calls=[
+                    call(0, name="HassTurnOn", arguments='{"name": "A"}'),
+                    call(1, name="HassTurnOn", arguments='{"name": "B"}'),
+                ]
+            )
+        ]
+    )
+
+    ids = [tool_input.id for tool_input in tool_calls_of(deltas)[0]]
+    assert len(ids) == 2
+    assert len(set(ids)) == 2
+    assert all(ids)
+
+
+async def test_calls_that_reuse_an_index_are_told_apart_by_id() -> None:
+    """Split calls that Ollama streams all at index 0, each with its own id."""
+    deltas = await collect(
+        [
+            chunk(tool_calls=[call(0, call_id="x1", name="HassTurnOn")]),
+            chunk(tool_calls=[call(0, call_id="x1", arguments='{"name": "A"}')]),
+            chunk(tool_calls=[call(0, call_id="x2", name="HassTurnOff")]),
+            chunk(tool_calls=[call(0, arguments='{"name": "B"}')]),
+            chunk(finish_reason="tool_calls"),
+        ]
+    )
+
+    assert tool_calls_of(deltas) == [
+        [
+            llm.ToolInput(tool_name="HassTurnOn", tool_args={"name": "A"}, id="x1"),
+            llm.ToolInput(tool_name="HassTurnOff", tool_args={"name": "B"}, id="x2"),
+        ]
+    ]
+
+
+async def test_calls_without_an_index_are_told_apart_by_id() -> None:
+    """Read the calls of old Ollama versions, which send no index."""
+    deltas = await collect(
+        [
+            chunk(
+                tool_calls=[
+                    call(None, call_id="a", name="HassTurnOn", arguments="{}"),
+                    call(None, call_id="b", name="HassTurnOff", arguments="{}"),
+                ]
+            )
+        ]
+    )
+
+    assert [tool_input.id for tool_input in tool_calls_of(deltas)[0]] == ["a", "b"]
+
+
+async def test_a_fragment_without_a_function_only_sets_the_id() -> None:
+    """Take the id and the name from whichever fragment carries them."""
+    fragment = call(0, call_id="a")
+    del fragment["function"]
+
+    deltas = await collect(
+        [
+            chunk(tool_calls=[fragment]),
+            chunk(tool_calls=[call(0, name="HassTurnOn", arguments='{"name": "A"}')]),
+            chunk(tool_calls=[call(0, name="HassTurnOn")]),
+        ]
+    )
+
+    assert tool_calls_of(deltas) == [
+        [llm.ToolInput(tool_name="HassTurnOn", tool_args={"name": "A"}, id="a")]
+    ]
+
+
+async def test_unreadable_arguments_are_reported_not_raised() -> None:
+    """Yield the call with no arguments and the reason under its id."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk(
+                tool_calls=[
+                    call(0, call_id="bad", name="HassTurnOn", arguments='{"name": '),
+                    call(1, call_id="good", name="HassTurnOff", arguments="{'a': 1}"),
+                ],
+                finish_reason="length",
+            )
+        ],
+        stats,
+    )
+
+    assert tool_calls_of(deltas) == [
+        [
+            llm.ToolInput(tool_name="HassTurnOn", tool_args={}, id="bad"),
+            llm.ToolInput(tool_name="HassTurnOff", tool_args={"a": 1}, id="good"),
+        ]
+    ]
+    assert list(stats.tool_argument_errors) == ["bad"]
+    error = stats.tool_argument_errors["bad"]
+    assert isinstance(error, ToolArgumentsError)
+    assert str(error).startswith("invalid JSON: Expecting value at position 8")
+
+
+async def test_the_errors_are_known_before_the_call_is_yielded() -> None:
+    """Fill the errors in before the chat log can start the tool call."""
+    stats = StreamStats()
+    deltas = transform_stream(
+        aiter_chunks(
+            [chunk(tool_calls=[call(0, call_id="a", name="X", arguments="[1]")])]
+        ),
+        stats,
+    )
+
+    known_when_yielded = [
+        list(stats.tool_argument_errors)
+        async for delta in deltas
+        if "tool_calls" in delta
+    ]
+
+    assert known_when_yielded == [["a"]]
+
+
+async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the trace plain values, with argument errors as text."""
+    monkeypatch.setattr(stream, "time", SimpleNamespace(monotonic=lambda: 3.5))
+    stats = StreamStats(started=3.0)
+
+    await collect(
+        [
+            chunk("<think>Hm</think>Ok"),
+            chunk(tool_calls=[call(0, call_id="a", name="X", arguments="1")]),
+            chunk(
+                finish_reason="tool_calls",
+                usage={"prompt_tokens": 4, "completion_tokens": 5, "total_tokens": 9},
+            ),
+        ],
+        stats,
+    )
+
+    assert stats.as_dict() == {
+        "time_to_first_token": 0.5,
+        "finish_reason": "tool_calls",
+        "model": "qwen3",
+        "prompt_tokens": 4,
+        "completion_tokens": 5,
+        "total_tokens": 9,
+        "cached_tokens": None,
+        "content_chars": 2,
+        "thinking_chars": 2,
+        "tool_calls": 1,
+        "tool_argument_errors": {"a": "expected a JSON object, got a number"},
+    }
+    json.dumps(stats.as_dict())
+
+
+@pytest.fixture
+async def sse_server(socket_enabled: None) -> AsyncGenerator[LLMServer]:
+    """Run the test server, for replies written event by event."""
+    async with LLMServer() as server:
+        yield server
+
+
+async def stream_events(
+    server: LLMServer, events: list[dict[str, Any]]
+) -> tuple[list[conversation.AssistantContentDeltaDict], StreamStats]:
+    """Have the server send these events over HTTP; transform what the SDK reads."""
+    server.reply(
+        Raw([f"data: {json.dumps(e)}\n\n" for e in events] + ["data: [DONE]\n\n"])
+    )
+    stats = StreamStats()
+    async with openai.AsyncOpenAI(
+        base_url=server.url, api_key="none", max_retries=0
+    ) as client:
+        chunks = await client.chat.completions.create(
+            model="any", messages=[{"role": "user", "content": "Hi"}], stream=True
+        )
+        async with chunks:
+            deltas = [delta async for delta in transform_stream(chunks, stats)]
+    return deltas, stats
+
+
+def event(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+    """Build one streamed event as a server writes it."""
+    return {
+        "id": "chatcmpl-9",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "deepseek-r1",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+async def test_a_real_sdk_stream_from_a_reasoning_server(
+    sse_server: LLMServer,
+) -> None:
+    """Transform what the SDK reads from a vLLM-style server, quirks included."""
+    deltas, stats = await stream_events(
+        sse_server,
+        [
+            event({"role": "assistant", "content": ""}),
+            event({"reasoning_content": "They want the den lit."}),
+            event(
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "chatcmpl-tool-1",
+                            "type": "function",
+                            "function": {"name": "HassTurnOn", "arguments": ""},
+                        }
+                    ]
+                }
+            ),
+            event({"tool_calls": [{"index": 0, "function": {"arguments": '{"area"'}}]}),
+            event(
+                {"tool_calls": [{"index": 0, "function": {"arguments": ': "Den"}'}}]}
+            ),
+            # A finish reason outside the SDK's list, as llama.cpp once sent.
+            event({}, finish_reason="eos"),
+            {
+                "id": "chatcmpl-9",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "deepseek-r1",
+                "choices": [],
+                "usage": {
+                    "prompt_tokens": 100,
+                    "completion_tokens": 20,
+                    "total_tokens": 120,
+                },
+            },
+        ],
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"thinking_content": "They want the den lit."},
+        {
+            "tool_calls": [
+                llm.ToolInput(
+                    tool_name="HassTurnOn",
+                    tool_args={"area": "Den"},
+                    id="chatcmpl-tool-1",
+                )
+            ]
+        },
+    ]
+    assert stats.finish_reason == "eos"
+    assert stats.total_tokens == 120
+    assert stats.model == "deepseek-r1"
+
+
+async def test_a_real_sdk_stream_with_think_tags(sse_server: LLMServer) -> None:
+    """Split think tags that a server without a reasoning parser streams."""
+    deltas, _ = await stream_events(
+        sse_server,
+        [
+            event({"role": "assistant", "content": "<th"}),
+            event({"content": "ink>\nCount to two.\n</"}),
+            event({"content": "think>\n\nOne, two."}),
+            event({}, finish_reason="stop"),
+        ],
+    )
+
+    assert joined(deltas, "thinking_content") == "Count to two.\n"
+    assert joined(deltas, "content") == "One, two."

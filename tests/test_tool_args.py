@@ -1,0 +1,201 @@
+"""Tests for reading the tool call arguments that models write."""
+
+import pytest
+
+from custom_components.chatterbox.tool_args import (
+    ToolArgumentsError,
+    parse_tool_arguments,
+)
+
+
+def test_a_json_object_is_read_as_is() -> None:
+    """Read a well-formed object without changing any value."""
+    raw = '{"name": "Kitchen Light", "brightness": 40, "on": true, "area": null}'
+
+    assert parse_tool_arguments(raw) == {
+        "name": "Kitchen Light",
+        "brightness": 40,
+        "on": True,
+        "area": None,
+    }
+
+
+@pytest.mark.parametrize("raw", [None, "", "   ", "\n\t", "null", '""', "```\n```"])
+def test_no_arguments_are_an_empty_object(raw: str | None) -> None:
+    """Read nothing, whitespace, null or an empty string as no arguments."""
+    assert parse_tool_arguments(raw) == {}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('{"a": 1} some words', {"a": 1}),
+        ('{"a":1}}', {"a": 1}),
+        ('{"name": "den"}</tool_call>', {"name": "den"}),
+        ('  {"a": 1}\n\n', {"a": 1}),
+    ],
+)
+def test_text_after_a_complete_object_is_ignored(
+    raw: str, expected: dict[str, object]
+) -> None:
+    """Keep the object when a model keeps writing after closing it."""
+    assert parse_tool_arguments(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("{'a': True, 'b': None}", {"a": True, "b": None}),
+        ("{'name': 'Kitchen', 'level': -2.5}", {"name": "Kitchen", "level": -2.5}),
+        (
+            "{'on': true, 'area': null, 'off': false}",
+            {"on": True, "area": None, "off": False},
+        ),
+        ("{'ids': ('a', 'b'), 'n': +3}", {"ids": ["a", "b"], "n": 3}),
+        ('{"a": 1, "b": [1, 2,],}', {"a": 1, "b": [1, 2]}),
+        ("{'nested': {'x': [{'y': 'z'}]}}", {"nested": {"x": [{"y": "z"}]}}),
+        (r"{'pattern': '\d+'}", {"pattern": "\\d+"}),
+    ],
+)
+def test_python_literals_are_read_as_json(
+    raw: str, expected: dict[str, object]
+) -> None:
+    """Read single quotes, Python constants and trailing commas."""
+    assert parse_tool_arguments(raw) == expected
+
+
+def test_python_literal_parsing_prints_no_warning(
+    recwarn: pytest.WarningsRecorder,
+) -> None:
+    """Say nothing about a backslash that Python would call an invalid escape."""
+    parse_tool_arguments(r"{'path': 'C:\temp\new\d'}")
+
+    assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '"{\\"entity\\": \\"light.den\\"}"',
+        '\'{"entity": "light.den"}\'',
+        '"```json\\n{\\"entity\\": \\"light.den\\"}\\n```"',
+    ],
+)
+def test_an_object_encoded_in_a_string_is_decoded(raw: str) -> None:
+    """Decode an object that a model encoded a second time."""
+    assert parse_tool_arguments(raw) == {"entity": "light.den"}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '```json\n{"a": 1}\n```',
+        '```\n{"a": 1}\n```',
+        '```JSON {"a": 1}```',
+        '\n```json\n  {"a": 1}  \n```\n',
+    ],
+)
+def test_code_fences_are_removed(raw: str) -> None:
+    """Read the object inside a Markdown code fence."""
+    assert parse_tool_arguments(raw) == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("[1, 2]", "expected a JSON object, got an array"),
+        ("42", "expected a JSON object, got a number"),
+        ("-1.5", "expected a JSON object, got a number"),
+        ("true", "expected a JSON object, got a boolean"),
+        ('"kitchen"', "expected a JSON object, got a string"),
+        ('"[1]"', "expected a JSON object, got a string"),
+        ('"\\"{}\\""', "expected a JSON object, got a string"),
+        ("['a']", "expected a JSON object, got an array"),
+    ],
+)
+def test_a_value_that_is_not_an_object_is_refused(raw: str, message: str) -> None:
+    """Refuse arguments that are valid JSON but not an object."""
+    with pytest.raises(ToolArgumentsError) as err:
+        parse_tool_arguments(raw)
+
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (
+            '{"a": 1 "b": 2}',
+            (
+                "invalid JSON: Expecting ',' delimiter at position 8 "
+                """(near '{"a": 1 "b": 2}')"""
+            ),
+        ),
+        (
+            '{"name": "kitchen light", "brightness":',
+            "invalid JSON: Expecting value at position 39 (near 'ightness\":')",
+        ),
+        (
+            "turn on the light",
+            "invalid JSON: Expecting value at position 0 (near 'turn on the light')",
+        ),
+    ],
+)
+def test_invalid_json_is_reported_with_position_and_context(
+    raw: str, message: str
+) -> None:
+    """Say what was expected where, quoting the text around it."""
+    with pytest.raises(ToolArgumentsError) as err:
+        parse_tool_arguments(raw)
+
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "{'a': {1: 2}}",
+        "{'a': b'bytes'}",
+        "{'a': 1j}",
+        "{'a': -True}",
+        "{'a': {'b', 'c'}}",
+        "{**defaults}",
+        "{'a': f'{x}'}",
+        "{'a': open('x')}",
+        "{'a': 1 + 2}",
+    ],
+)
+def test_python_that_is_not_plain_data_is_refused(raw: str) -> None:
+    """Evaluate no expression: refuse anything but literals, with the JSON error."""
+    with pytest.raises(ToolArgumentsError, match=r"^invalid JSON: Expecting "):
+        parse_tool_arguments(raw)
+
+
+@pytest.mark.parametrize("raw", ['{"a": 1}{"b": 2}', '{"a": 1} {"b"', '{"a": 1}\n[2]'])
+def test_merged_calls_are_refused(raw: str) -> None:
+    """Refuse a second JSON value: its arguments would be lost otherwise."""
+    with pytest.raises(
+        ToolArgumentsError, match=r"^expected one JSON object, found more JSON at"
+    ):
+        parse_tool_arguments(raw)
+
+
+def test_deeply_nested_json_is_refused() -> None:
+    """Report nesting that Python cannot decode instead of crashing."""
+    with pytest.raises(ToolArgumentsError, match=r"^invalid JSON: nested too deeply$"):
+        parse_tool_arguments('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+def test_a_number_too_long_to_convert_is_refused() -> None:
+    """Report an integer over Python's digit limit without the advice for coders."""
+    with pytest.raises(ToolArgumentsError) as err:
+        parse_tool_arguments('{"n": ' + "1" * 5000 + "}")
+
+    assert str(err.value).startswith("invalid JSON: Exceeds the limit")
+    assert "set_int_max_str_digits" not in str(err.value)
+
+
+def test_the_error_is_a_value_error() -> None:
+    """Let callers catch the error as a ValueError."""
+    with pytest.raises(ValueError, match="got an array"):
+        parse_tool_arguments("[]")

@@ -1,5 +1,4 @@
-"""
-Make the test plugin work on Home Assistant 2026.11 as well as 2026.10.
+"""Make the test plugin work on Home Assistant 2026.11 as well as 2026.10.
 
 Loaded with ``-p`` (see pyproject.toml), so it runs before the plugin that the
 pytest-homeassistant-custom-component entry point brings in.

@@ -1,5 +1,4 @@
-"""
-Serve a scriptable OpenAI-compatible chat API on 127.0.0.1 for tests.
+"""Serve a scriptable OpenAI-compatible chat API on 127.0.0.1 for tests.
 
 A test queues replies and each ``POST /v1/chat/completions`` gets the next one,
 as plain JSON or as server-sent events as the request asks. The server runs on

@@ -15,7 +15,7 @@ from awesomeversion import AwesomeVersion, AwesomeVersionStrategy
 import pytest
 import yaml
 
-from homeassistant.const import __version__ as HA_VERSION
+from homeassistant.const import __version__ as ha_version
 from homeassistant.core import HomeAssistant
 from homeassistant.loader import Manifest, async_get_custom_components
 
@@ -110,7 +110,7 @@ def test_hacs_json_is_what_the_marketplace_accepts() -> None:
     assert hacs == {"name": "Chatterbox", "homeassistant": "2026.10.0"}
     for key, value in hacs.items():
         assert isinstance(value, HACS_TYPES[key])
-    assert AwesomeVersion(hacs["homeassistant"]) <= AwesomeVersion(HA_VERSION)
+    assert AwesomeVersion(hacs["homeassistant"]) <= AwesomeVersion(ha_version)
 
 
 def _translation_keys_in_code() -> set[str]:
@@ -138,9 +138,7 @@ def test_every_translation_key_in_the_code_is_translated() -> None:
 def _entity_translation_keys() -> set[str]:
     """Return the entity translation keys of every platform."""
     return {
-        key
-        for platform in TRANSLATIONS.get("entity", {}).values()
-        for key in platform
+        key for platform in TRANSLATIONS.get("entity", {}).values() for key in platform
     }
 
 
@@ -148,9 +146,10 @@ def test_translations_are_literal() -> None:
     """A custom integration's runtime does not resolve [%key:…] references."""
     text = (PACKAGE / "translations" / "en.json").read_text()
     assert "[%key:" not in text
-    assert not (PACKAGE / "strings.json").exists() or "[%key:" not in (
-        PACKAGE / "strings.json"
-    ).read_text()
+    assert (
+        not (PACKAGE / "strings.json").exists()
+        or "[%key:" not in (PACKAGE / "strings.json").read_text()
+    )
 
 
 def test_icons_json_is_valid() -> None:

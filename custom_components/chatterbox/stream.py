@@ -24,8 +24,7 @@ REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 
 @dataclass(slots=True, kw_only=True)
 class StreamStats:
-    """
-    Facts about one streamed response, filled in by transform_stream.
+    """Facts about one streamed response, filled in by transform_stream.
 
     Create it just before sending the request: started is the reference for
     time_to_first_token, so the latency includes the server's prompt processing.
@@ -85,8 +84,7 @@ async def transform_stream(
     chunks: AsyncIterable[ChatCompletionChunk],
     stats: StreamStats | None = None,
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
-    """
-    Transform chat completion chunks into chat log deltas for one message.
+    """Transform chat completion chunks into chat log deltas for one message.
 
     Yields {"role": "assistant"} first, then content and thinking as they
     arrive, so speech can start early. Reasoning fields and <think> blocks in
@@ -195,8 +193,7 @@ def _reasoning(delta: ChoiceDelta) -> str:
 
 
 class _ThinkSplitter:
-    """
-    Split <think> blocks out of streamed content.
+    """Split <think> blocks out of streamed content.
 
     Qwen and DeepSeek-R1 write their reasoning inline when the server does not
     separate it. A tag can be split across chunks, so text that could be the

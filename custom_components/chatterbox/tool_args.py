@@ -22,8 +22,7 @@ class _NotLiteralError(Exception):
 
 
 def parse_tool_arguments(raw: str | None) -> dict[str, Any]:
-    """
-    Return tool call arguments as a dict, repairing where the intent is clear.
+    """Return tool call arguments as a dict, repairing where the intent is clear.
 
     Accepted besides a JSON object: nothing or whitespace and JSON null (no
     arguments), a code fence around the object, text after a complete object,

@@ -46,8 +46,7 @@ _SCHEMA_VALUES: Final = frozenset(
 def content_to_messages(
     content: Iterable[conversation.Content],
 ) -> list[ChatCompletionMessageParam]:
-    """
-    Convert chat log content to chat completion messages.
+    """Convert chat log content to chat completion messages.
 
     Thinking content is never sent back. The empty system message that a chat
     log starts with before the prompt is provided is left out. Attachments are
@@ -111,8 +110,7 @@ def _assistant_message(
 def format_tool(
     tool: llm.Tool, custom_serializer: Callable[[Any], Any] | None
 ) -> ChatCompletionToolParam:
-    """
-    Describe a Home Assistant tool as a chat completions function tool.
+    """Describe a Home Assistant tool as a chat completions function tool.
 
     Without a custom serializer, as the MCP and KNX APIs give none, selectors
     are still described: probatio alone cannot render them.

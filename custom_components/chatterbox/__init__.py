@@ -18,7 +18,7 @@ from homeassistant.helpers.typing import ConfigType
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import DOMAIN
 
-PLATFORMS: list[Platform] = []
+PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 

@@ -1,0 +1,89 @@
+"""Each agent subentry is a conversation agent for Assist."""
+
+from typing import Literal, override
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation.models import AbstractConversationAgent
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import ChatterboxConfigEntry
+from .const import DOMAIN, SUBENTRY_CONVERSATION
+from .entity import ChatterboxLLMEntity
+
+# The server decides how many requests it takes at once.
+PARALLEL_UPDATES = 0
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,  # noqa: ARG001
+    entry: ChatterboxConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add one conversation agent per agent subentry."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type == SUBENTRY_CONVERSATION:
+            async_add_entities(
+                [ChatterboxConversationEntity(entry, subentry)],
+                config_subentry_id=subentry.subentry_id,
+            )
+
+
+class ChatterboxConversationEntity(
+    conversation.ConversationEntity,
+    AbstractConversationAgent,
+    ChatterboxLLMEntity,
+):
+    """A conversation agent that reasons, calls tools and answers."""
+
+    _attr_supports_streaming = True
+    _attr_translation_key = "agent"
+
+    def __init__(self, entry: ChatterboxConfigEntry, subentry: ConfigSubentry) -> None:
+        """Create the agent; it may control the home when an LLM API is set."""
+        super().__init__(entry, subentry)
+        if subentry.data.get(CONF_LLM_HASS_API):
+            self._attr_supported_features = (
+                conversation.ConversationEntityFeature.CONTROL
+            )
+
+    @property
+    @override
+    def supported_languages(self) -> Literal["*"]:
+        """Answer in any language the model speaks."""
+        return MATCH_ALL
+
+    @override
+    async def async_added_to_hass(self) -> None:
+        """Register as the agent of the server entry too."""
+        await super().async_added_to_hass()
+        conversation.async_set_agent(self.hass, self.entry, self)
+
+    @override
+    async def async_will_remove_from_hass(self) -> None:
+        """Unregister the agent."""
+        conversation.async_unset_agent(self.hass, self.entry)
+        await super().async_will_remove_from_hass()
+
+    @override
+    async def _async_handle_message(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> conversation.ConversationResult:
+        """Answer one turn of a conversation."""
+        options = self.subentry.data
+        try:
+            await chat_log.async_provide_llm_data(
+                user_input.as_llm_context(DOMAIN),
+                options.get(CONF_LLM_HASS_API),
+                options.get(CONF_PROMPT),
+                user_input.extra_system_prompt,
+            )
+        except conversation.ConverseError as err:
+            return err.as_conversation_result()
+
+        await self._async_handle_chat_log(chat_log)
+        return conversation.async_get_result_from_chat_log(user_input, chat_log)

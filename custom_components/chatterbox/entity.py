@@ -1,0 +1,266 @@
+"""The agent loop that every Chatterbox agent runs, one turn at a time.
+
+RECEIVE_INPUT → LLM_INFERENCE → TOOL_DECISION → (TOOL_EXECUTION →
+RESULT_AGGREGATION → LLM_INFERENCE …) → RESPONSE_COMPOSITION → OUTPUT.
+
+The chat log holds the input, runs the tools as soon as their calls are complete
+(TOOL_EXECUTION) and keeps their results (RESULT_AGGREGATION). This module
+decides what to send, streams the answer into the log, and stops.
+"""
+
+import asyncio
+from collections.abc import AsyncGenerator, AsyncIterator
+import time
+from typing import Any, Final
+
+import httpx
+import openai
+from openai import AsyncStream
+from openai.types.chat import ChatCompletionChunk, ChatCompletionMessageParam
+
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.entity import Entity
+
+from . import ChatterboxConfigEntry
+from .client import describe
+from .const import (
+    CONF_MAX_ITERATIONS,
+    CONF_MAX_TOKENS,
+    CONF_TEMPERATURE,
+    CONF_TOP_P,
+    DEFAULT_MAX_ITERATIONS,
+    DOMAIN,
+    LOGGER,
+)
+from .errors import (
+    retry_after,
+    translate_request_error,
+    translate_stream_error,
+    user_error,
+)
+from .stream import StreamStats, transform_stream
+from .tool_guard import ToolGuard, guard_tools
+from .wire import content_to_messages, format_tool
+
+# Seconds the server may stay silent, before its first byte or between chunks.
+# Local models on small machines can take long to read a big prompt.
+REQUEST_TIMEOUT: Final = 120.0
+# From this many iterations before the limit, the model is told to wrap up.
+WRAP_UP_ITERATIONS: Final = 2
+
+WRAP_UP_NOTE: Final = (
+    "Note: {left} tool round(s) left in this turn. Answer with what you know, "
+    "or ask the user for what you need."
+)
+FINAL_NOTE: Final = (
+    "Note: no tool rounds are left in this turn. Do not call tools. Answer the "
+    "user now with what you know, or ask them for what you need."
+)
+
+
+class ChatterboxLLMEntity(Entity):
+    """An agent of a Chatterbox server entry, with its own device."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+
+    def __init__(self, entry: ChatterboxConfigEntry, subentry: ConfigSubentry) -> None:
+        """Attach the agent to its server entry and subentry."""
+        self.entry = entry
+        self.subentry = subentry
+        self._attr_unique_id = subentry.subentry_id
+        self._attr_device_info = dr.DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="Chatterbox",
+            model=subentry.data.get(CONF_MODEL),
+            entry_type=dr.DeviceEntryType.SERVICE,
+        )
+
+    async def _async_handle_chat_log(self, chat_log: conversation.ChatLog) -> None:
+        """Answer the turn in the chat log, calling tools as the model asks."""
+        limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
+        with guard_tools(chat_log) as guard:
+            for iteration in range(1, limit + 1):
+                left = limit - iteration
+                # LLM_INFERENCE
+                stats = StreamStats()
+                if guard is not None:
+                    guard.argument_errors = stats.tool_argument_errors
+                request = self._request(chat_log, guard, left)
+                chunks = await self._async_create(request)
+                # TOOL_EXECUTION starts in the chat log as each tool call is read.
+                start = len(chat_log.content)
+                await self._async_stream_into_log(
+                    chat_log, chunks, stats, allow_tools=left > 0
+                )
+                self._trace(chat_log, iteration, stats, chat_log.content[start:])
+                # TOOL_DECISION
+                if stats.finish_reason == "content_filter":
+                    raise user_error("content_filtered")
+                if not stats.content_chars and not (left and stats.tool_calls):
+                    LOGGER.warning(
+                        "The model answered nothing to say (finish reason %s)",
+                        stats.finish_reason,
+                    )
+                    raise user_error("empty_response")
+                if not chat_log.unresponded_tool_results:
+                    break  # RESPONSE_COMPOSITION: the answer is in the chat log
+                # RESULT_AGGREGATION: the results are in the chat log; go again.
+
+    def _request(
+        self, chat_log: conversation.ChatLog, guard: ToolGuard | None, left: int
+    ) -> dict[str, Any]:
+        """Build the request for one iteration, from the whole chat log."""
+        options = self.subentry.data
+        messages = content_to_messages(chat_log.content)
+        if left < WRAP_UP_ITERATIONS and guard is not None:
+            _add_to_system_prompt(
+                messages, WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE
+            )
+        request: dict[str, Any] = {
+            "model": options[CONF_MODEL],
+            "messages": messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
+            if (value := options.get(key)) is not None:
+                request[key] = value
+        if guard is not None and guard.tools:
+            request["tools"] = [
+                format_tool(tool, guard.custom_serializer) for tool in guard.tools
+            ]
+            if not left:
+                request["tool_choice"] = "none"
+        return request
+
+    async def _async_create(
+        self, request: dict[str, Any]
+    ) -> AsyncStream[ChatCompletionChunk]:
+        """Send the request, retrying a rate limit once and a refused tool_choice."""
+        client = self.entry.runtime_data.client.with_options(
+            timeout=REQUEST_TIMEOUT, max_retries=0
+        )
+        retried = False
+        while True:
+            try:
+                chunks: AsyncStream[
+                    ChatCompletionChunk
+                ] = await client.chat.completions.create(**request)
+            except openai.RateLimitError as err:
+                if retried or (wait := retry_after(err)) is None:
+                    raise self._request_error(err, request) from err
+                LOGGER.info("Rate limited; retrying in %.1f s", wait)
+                await asyncio.sleep(wait)
+            except openai.BadRequestError as err:
+                # Some servers (older vLLM, LM Studio) refuse tool_choice "none";
+                # the final answer is then asked for without tools at all.
+                if retried or "tool_choice" not in request:
+                    raise self._request_error(err, request) from err
+                LOGGER.info("The server refused tool_choice; asking without tools")
+                del request["tool_choice"], request["tools"]
+            except openai.OpenAIError as err:
+                raise self._request_error(err, request) from err
+            else:
+                return chunks
+            retried = True
+
+    def _request_error(
+        self, err: openai.OpenAIError, request: dict[str, Any]
+    ) -> HomeAssistantError:
+        """Log why a request failed and return the error the user hears."""
+        LOGGER.warning(
+            "Request to %s failed: %s",
+            self.entry.data[CONF_URL],
+            describe(err, self.entry.data.get(CONF_API_KEY)),
+        )
+        if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
+            self.entry.async_start_reauth(self.hass)
+        return translate_request_error(err, model=request["model"])
+
+    async def _async_stream_into_log(
+        self,
+        chat_log: conversation.ChatLog,
+        chunks: AsyncStream[ChatCompletionChunk],
+        stats: StreamStats,
+        *,
+        allow_tools: bool,
+    ) -> None:
+        """Stream one response into the chat log, which runs its tool calls."""
+        deltas = transform_stream(chunks, stats)
+        if not allow_tools:
+            deltas = _without_tool_calls(deltas)
+        try:
+            async with chunks:
+                async for _content in chat_log.async_add_delta_content_stream(
+                    self.entity_id, deltas
+                ):
+                    pass
+        except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+            # openai 3.10 lets httpx errors and bad JSON from the stream through;
+            # 3.26 wraps them. Either way the answer broke off.
+            LOGGER.warning(
+                "The answer from %s broke off: %s",
+                self.entry.data[CONF_URL],
+                describe(err, self.entry.data.get(CONF_API_KEY)),
+            )
+            raise translate_stream_error(err) from err
+
+    def _trace(
+        self,
+        chat_log: conversation.ChatLog,
+        iteration: int,
+        stats: StreamStats,
+        added: list[conversation.Content],
+    ) -> None:
+        """Record what one iteration did and cost, for the Assist debug view."""
+        chat_log.async_trace(
+            {
+                "chatterbox_iteration": {
+                    "iteration": iteration,
+                    "latency": round(time.monotonic() - stats.started, 3),
+                    "tools": [
+                        call.tool_name
+                        for item in added
+                        if isinstance(item, conversation.AssistantContent)
+                        for call in item.tool_calls or ()
+                    ],
+                    **stats.as_dict(),
+                }
+            }
+        )
+
+
+def _add_to_system_prompt(
+    messages: list[ChatCompletionMessageParam], note: str
+) -> None:
+    """Append a note to the system prompt of this request only.
+
+    Templates of Qwen, Gemma and Mistral refuse a system message anywhere but
+    first, so the note goes into the first one rather than after the history.
+    """
+    if messages and messages[0]["role"] == "system":
+        messages[0] = {
+            "role": "system",
+            "content": f"{messages[0]['content']}\n\n{note}",
+        }
+    else:
+        messages.insert(0, {"role": "system", "content": note})
+
+
+async def _without_tool_calls(
+    deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
+) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+    """Drop tool calls from a final answer whose server ignored tool_choice."""
+    async for delta in deltas:
+        if "tool_calls" in delta:
+            LOGGER.info("Ignoring tool calls in the final answer of the turn")
+            delta = {k: v for k, v in delta.items() if k != "tool_calls"}  # type: ignore[assignment]  # noqa: PLW2901
+            if not delta:
+                continue
+        yield delta

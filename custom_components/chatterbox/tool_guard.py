@@ -1,0 +1,135 @@
+"""Run a turn's tool calls so that every one ends in a result the model can use."""
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+import json
+from typing import Any, Final, override
+
+import probatio
+
+from homeassistant.components import conversation
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+
+from .const import LOGGER
+from .tool_args import ToolArgumentsError
+
+# How long one tool may run before the model is told it hung.
+TOOL_TIMEOUT: Final = 30.0
+# The same tool with the same arguments runs at most this often in one turn.
+MAX_IDENTICAL_CALLS: Final = 2
+
+
+def _error(kind: str, text: str) -> llm.ToolResult:
+    """Build an error result in the shape the chat log uses for its own errors."""
+    return llm.ToolResult(data={"error": kind, "error_text": text}, error=True)
+
+
+class ToolGuard(llm.APIInstance):
+    """An LLM API instance whose tool calls never raise.
+
+    The chat log only turns HomeAssistantError and probatio.Invalid into error
+    results; anything else would end the turn. Here every failure (bad
+    arguments, an unknown tool, a repeat, a hang, any exception) becomes an
+    error result that says what to do next.
+    """
+
+    def __init__(self, inner: llm.APIInstance) -> None:
+        """Wrap the API instance the chat log was given for this turn."""
+        super().__init__(
+            api=inner.api,
+            api_prompt=inner.api_prompt,
+            llm_context=inner.llm_context,
+            tools=inner.tools,
+            custom_serializer=inner.custom_serializer,
+        )
+        self.inner = inner
+        self.argument_errors: dict[str, ToolArgumentsError] = {}
+        """Why a tool call's arguments could not be read, by call id."""
+        self._calls: Counter[tuple[str, str]] = Counter()
+        self._running: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    @override
+    async def async_call_tool(self, tool_input: llm.ToolInput) -> llm.ToolResult:
+        """Call a tool, answering every failure with an error result."""
+        name = tool_input.tool_name
+        if self._closed:
+            return _error("TurnEnded", "The turn ended before this tool could run.")
+        if (bad_arguments := self.argument_errors.get(tool_input.id)) is not None:
+            return _error(
+                "InvalidArguments",
+                f"The arguments for {name} could not be read: {bad_arguments}. "
+                "Call the tool again with the arguments as one JSON object.",
+            )
+        if not any(tool.name == name for tool in self.tools):
+            available = ", ".join(tool.name for tool in self.tools)
+            return _error(
+                "UnknownTool",
+                f"There is no tool named {name}. The tools are: {available}.",
+            )
+        key = (name, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
+        self._calls[key] += 1
+        if self._calls[key] > MAX_IDENTICAL_CALLS:
+            return _error(
+                "RepeatedCall",
+                f"{name} was already called {MAX_IDENTICAL_CALLS} times with these "
+                "arguments in this turn and was not run again. Use the results "
+                "you have, try something else, or ask the user.",
+            )
+        return await self._async_run(tool_input)
+
+    async def _async_run(self, tool_input: llm.ToolInput) -> llm.ToolResult:
+        """Run the tool with a time limit, catching whatever it raises."""
+        name = tool_input.tool_name
+        task = asyncio.current_task()
+        if task is not None:
+            self._running.add(task)
+        try:
+            async with asyncio.timeout(TOOL_TIMEOUT):
+                return await self.inner.async_call_tool(tool_input)
+        except TimeoutError:
+            LOGGER.warning("Tool %s did not answer within %s s", name, TOOL_TIMEOUT)
+            return _error(
+                "Timeout",
+                f"{name} did not answer within {TOOL_TIMEOUT:g} seconds. "
+                "Tell the user it is not responding, or try another way.",
+            )
+        except (HomeAssistantError, probatio.Invalid) as err:
+            LOGGER.debug("Tool %s refused: %s", name, err)
+            return _error(type(err).__name__, str(err) or f"{name} failed.")
+        except Exception as err:  # noqa: BLE001  # nothing a tool raises may end the turn
+            LOGGER.warning(
+                "Tool %s failed: %s: %s", name, type(err).__name__, err, exc_info=True
+            )
+            return _error(type(err).__name__, str(err) or f"{name} failed.")
+        finally:
+            if task is not None:
+                self._running.discard(task)
+
+    def close(self) -> None:
+        """End the turn: cancel the tools still running, refuse new calls."""
+        self._closed = True
+        for task in self._running:
+            task.cancel()
+
+
+@contextmanager
+def guard_tools(chat_log: conversation.ChatLog) -> Iterator[ToolGuard | None]:
+    """Let the chat log run this turn's tools through a guard.
+
+    The chat log keeps its API instance between turns (2026.11 reuses it so the
+    prompt stays cacheable), so the original goes back when the turn ends.
+    """
+    if (inner := chat_log.llm_api) is None:
+        yield None
+        return
+    guard = ToolGuard(inner)
+    chat_log.llm_api = guard
+    try:
+        yield guard
+    finally:
+        guard.close()
+        chat_log.llm_api = inner

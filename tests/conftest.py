@@ -4,6 +4,8 @@ from collections.abc import AsyncGenerator
 
 import pytest
 
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
 from homeassistant.core import HomeAssistant
@@ -88,3 +90,45 @@ async def loaded_entry(
     assert await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()
     return config_entry
+
+
+AGENT_ENTITY_ID = "conversation.kitchen_helper"
+KITCHEN_LIGHT = "light.kitchen_light"
+
+
+@pytest.fixture
+async def kitchen_light(ha_core: HomeAssistant) -> str:
+    """Add a real light entity, exposed to Assist, that starts off."""
+    assert await async_setup_component(
+        ha_core, "input_boolean", {"input_boolean": {"kitchen_power": {}}}
+    )
+    power = {"target": {"entity_id": "input_boolean.kitchen_power"}}
+    is_on = "{{ is_state('input_boolean.kitchen_power', 'on') }}"
+    assert await async_setup_component(
+        ha_core,
+        "template",
+        {
+            "template": [
+                {
+                    "light": [
+                        {
+                            "name": "Kitchen light",
+                            "state": is_on,
+                            "turn_on": [{"action": "input_boolean.turn_on", **power}],
+                            "turn_off": [{"action": "input_boolean.turn_off", **power}],
+                        }
+                    ]
+                }
+            ]
+        },
+    )
+    await ha_core.async_block_till_done()
+    for entity_id, exposed in (
+        (KITCHEN_LIGHT, True),
+        ("input_boolean.kitchen_power", False),
+    ):
+        async_expose_entity(
+            ha_core, conversation.DOMAIN, entity_id, should_expose=exposed
+        )
+    assert ha_core.states.get(KITCHEN_LIGHT).state == "off"
+    return KITCHEN_LIGHT

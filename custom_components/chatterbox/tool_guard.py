@@ -4,6 +4,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 import json
 from typing import Any, Final, override
 
@@ -64,12 +65,14 @@ class ToolGuard(llm.APIInstance):
                 f"The arguments for {name} could not be read: {bad_arguments}. "
                 "Call the tool again with the arguments as one JSON object.",
             )
-        if not any(tool.name == name for tool in self.tools):
+        if (resolved := self._resolve(name)) is None:
             available = ", ".join(tool.name for tool in self.tools)
             return _error(
                 "UnknownTool",
                 f"There is no tool named {name}. The tools are: {available}.",
             )
+        if resolved != name:
+            tool_input = replace(tool_input, tool_name=resolved)
         key = (name, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         self._calls[key] += 1
         if self._calls[key] > MAX_IDENTICAL_CALLS:
@@ -80,6 +83,18 @@ class ToolGuard(llm.APIInstance):
                 "you have, try something else, or ask the user.",
             )
         return await self._async_run(tool_input)
+
+    def _resolve(self, name: str) -> str | None:
+        """Find the tool a name means, forgiving a missing `<domain>__` prefix.
+
+        Small models often drop the prefix that HA 2026 puts on tool names
+        (HassTurnOn for intent__HassTurnOn); when one tool matches, it is meant.
+        """
+        names = [tool.name for tool in self.tools]
+        if name in names:
+            return name
+        matches = [full for full in names if full.endswith(f"__{name}")]
+        return matches[0] if len(matches) == 1 else None
 
     async def _async_run(self, tool_input: llm.ToolInput) -> llm.ToolResult:
         """Run the tool with a time limit, catching whatever it raises."""

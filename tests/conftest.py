@@ -1,5 +1,6 @@
 """Fixtures shared by the tests: a real Home Assistant, a scripted LLM server."""
 
+import asyncio
 from collections.abc import AsyncGenerator
 
 import pytest
@@ -8,7 +9,7 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -33,6 +34,26 @@ AGENT_ID = "agent0subentry0000000000001"
 @pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
     """Let Home Assistant load custom integrations in every test."""
+
+
+@pytest.fixture(autouse=True)
+async def let_stream_finalizers_run() -> AsyncGenerator[None]:
+    """Give closed streams' async generators a few loop turns to finish closing.
+
+    With httpx/httpcore (openai 3.10 on HA 2026.10) a completed stream leaves
+    httpcore's PoolByteStream.__aiter__ suspended; the event loop closes it
+    through its async-generator finalizer, a task that ends within a few
+    iterations. A test that ends right after a turn would otherwise see that
+    task still pending in the plugin's cleanup check. A generator that does
+    not finish closing still fails that check.
+    """
+    yield
+    for _ in range(10):
+        if not any(
+            "athrow" in repr(task) and not task.done() for task in asyncio.all_tasks()
+        ):
+            break
+        await asyncio.sleep(0)
 
 
 @pytest.fixture
@@ -132,3 +153,17 @@ async def kitchen_light(ha_core: HomeAssistant) -> str:
         )
     assert ha_core.states.get(KITCHEN_LIGHT).state == "off"
     return KITCHEN_LIGHT
+
+
+async def ask(
+    hass: HomeAssistant, text: str, conversation_id: str | None = None
+) -> conversation.ConversationResult:
+    """Say something to the agent, as the Assist pipeline does."""
+    return await conversation.async_converse(
+        hass,
+        text,
+        conversation_id,
+        Context(),
+        agent_id=AGENT_ENTITY_ID,
+        language="en",
+    )

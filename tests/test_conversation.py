@@ -1,26 +1,11 @@
 """Talking to a Chatterbox agent: what the user hears, what happens at home."""
 
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from .conftest import AGENT_ENTITY_ID, MODELS
+from .conftest import MODELS, ask
 from .llm_server import Call, LLMServer, Text, ToolCalls
-
-
-async def ask(
-    hass: HomeAssistant, text: str, conversation_id: str | None = None
-) -> conversation.ConversationResult:
-    """Say something to the agent, as the Assist pipeline does."""
-    return await conversation.async_converse(
-        hass,
-        text,
-        conversation_id,
-        Context(),
-        agent_id=AGENT_ENTITY_ID,
-        language="en",
-    )
 
 
 async def test_plain_answer(

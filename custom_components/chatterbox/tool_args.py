@@ -11,6 +11,8 @@ _JSON_NAMES: Final[dict[str, Any]] = {"true": True, "false": False, "null": None
 _FENCE: Final = re.compile(r"\A```[\w+-]*[^\S\n]*\n?(?P<body>.*?)\s*```\Z", re.DOTALL)
 _DECODER: Final = json.JSONDecoder()
 _EXCERPT: Final = 20
+# How many closing braces to try when trimming text after a Python-style object.
+_MAX_BRACES = 64
 
 
 class ToolArgumentsError(ValueError):
@@ -44,7 +46,7 @@ def _parse(text: str, *, nested: bool) -> dict[str, Any]:
         value, end = _DECODER.raw_decode(text)
     except json.JSONDecodeError as err:
         try:
-            value = _literal_eval(text)
+            value = _literal_prefix(text)
         except _NotLiteralError:
             raise ToolArgumentsError(_describe(err, text)) from err
     except RecursionError as err:
@@ -108,6 +110,23 @@ def _describe(err: json.JSONDecodeError, text: str) -> str:
     start = max(err.pos - _EXCERPT // 2, 0)
     excerpt = text[start : start + _EXCERPT]
     return f"invalid JSON: {err.msg} at position {err.pos} (near {excerpt!r})"
+
+
+def _literal_prefix(text: str) -> Any:
+    """Evaluate a Python-literal object, allowing text after its closing brace."""
+    try:
+        return _literal_eval(text)
+    except _NotLiteralError:
+        pass
+    # A Python-style object followed by chatter: try each closing brace in turn.
+    for end in [i + 1 for i, char in enumerate(text) if char == "}"][:_MAX_BRACES]:
+        try:
+            value = _literal_eval(text[:end])
+        except _NotLiteralError:
+            continue
+        _check_rest(text, end)
+        return value
+    raise _NotLiteralError
 
 
 def _literal_eval(text: str) -> Any:

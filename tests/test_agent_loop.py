@@ -448,3 +448,27 @@ async def test_trace_records_each_iteration(
     assert [i["tools"] for i in iterations] == [["GetForecast"], []]
     assert [i["prompt_tokens"] for i in iterations] == [30, 50]
     assert all(i["latency"] >= i["time_to_first_token"] >= 0 for i in iterations)
+
+
+async def test_tool_calls_after_the_turn_ended_do_not_run(
+    hass: HomeAssistant, tools: dict[str, FakeTool]
+) -> None:
+    """A tool call that starts after a cancelled turn ended is refused, not run."""
+    context = llm.LLMContext(
+        platform="chatterbox",
+        context=None,
+        language="en",
+        assistant="conversation",
+        device_id=None,
+    )
+    instance = await FakeAPI(hass, list(tools.values())).async_get_api_instance(
+        context
+    )
+    guard = tool_guard.ToolGuard(instance)
+    guard.close()
+
+    result = await guard.async_call_tool(llm.ToolInput("GetForecast", {}))
+
+    assert result.error
+    assert result.data["error"] == "TurnEnded"
+    assert tools["GetForecast"].calls == []

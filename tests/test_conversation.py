@@ -1,10 +1,12 @@
 """Talking to a Chatterbox agent: what the user hears, what happens at home."""
 
+from homeassistant.components import conversation
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from .conftest import MODELS, ask
+from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
 from .llm_server import Call, LLMServer, Text, ToolCalls
 
 
@@ -50,3 +52,95 @@ async def test_turn_on_the_kitchen_light(
     assert tool_message["role"] == "tool"
     assert tool_message["tool_call_id"] == "call_1"
     assert "Kitchen light" in tool_message["content"]
+
+
+async def test_tool_name_without_its_prefix_still_works(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """Small models drop the intent__ prefix; the one tool it can mean is run."""
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})]),
+        Text("Done."),
+    )
+
+    result = await ask(hass, "Kitchen light on, please")
+
+    assert hass.states.get(kitchen_light).state == "on"
+    assert result.response.speech["plain"]["speech"] == "Done."
+
+
+async def test_home_assistant_refusal_reaches_the_model(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """An intent that matches nothing comes back as an error the model explains."""
+    llm_server.reply(
+        ToolCalls([Call("intent__HassTurnOn", {"name": "Garage door"})]),
+        Text("I can't find a garage door."),
+    )
+
+    result = await ask(hass, "Open the garage door")
+
+    assert result.response.speech["plain"]["speech"] == "I can't find a garage door."
+    tool_message = llm_server.last_chat_request["messages"][-1]
+    assert '"error":true' in tool_message["content"]
+    assert "MatchFailedError" in tool_message["content"]
+    assert hass.states.get(kitchen_light).state == "off"
+
+
+async def test_agent_without_tools_only_chats(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """With no LLM API selected, no tools are sent and the agent cannot control."""
+    subentry = loaded_entry.subentries[AGENT_ID]
+    hass.config_entries.async_update_subentry(
+        loaded_entry,
+        subentry,
+        data={key: v for key, v in subentry.data.items() if key != CONF_LLM_HASS_API},
+    )
+    await hass.async_block_till_done()
+    llm_server.reply(Text("Hello!"))
+
+    result = await ask(hass, "Hi")
+
+    assert result.response.speech["plain"]["speech"] == "Hello!"
+    assert "tools" not in llm_server.last_chat_request
+    state = hass.states.get(AGENT_ENTITY_ID)
+    assert state is not None
+    assert not state.attributes.get("supported_features")
+
+
+async def test_agent_speaks_every_language_and_may_control(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """The agent offers all languages, and control when the Assist API is set."""
+    state = hass.states.get(AGENT_ENTITY_ID)
+    assert state is not None
+    assert state.attributes["supported_features"] == (
+        conversation.ConversationEntityFeature.CONTROL
+    )
+    assert conversation.async_get_conversation_languages(hass, AGENT_ENTITY_ID) == (
+        MATCH_ALL
+    )
+
+
+async def test_broken_prompt_template_is_reported(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """A prompt template that does not render ends the turn before any request."""
+    subentry = loaded_entry.subentries[AGENT_ID]
+    hass.config_entries.async_update_subentry(
+        loaded_entry, subentry, data={**subentry.data, CONF_PROMPT: "{{ broken"}
+    )
+    await hass.async_block_till_done()
+
+    result = await ask(hass, "Hi")
+
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert "template" in result.response.speech["plain"]["speech"]
+    assert llm_server.chat_requests == []

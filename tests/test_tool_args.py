@@ -199,3 +199,23 @@ def test_the_error_is_a_value_error() -> None:
     """Let callers catch the error as a ValueError."""
     with pytest.raises(ValueError, match="got an array"):
         parse_tool_arguments("[]")
+
+
+def test_python_literal_with_chatter_after_it() -> None:
+    """A Python-style object followed by words is read up to its closing brace."""
+    assert parse_tool_arguments("{'city': 'Lisbon'} I hope that helps") == {
+        "city": "Lisbon"
+    }
+    assert parse_tool_arguments("{'a': {'b': None}} done") == {"a": {"b": None}}
+
+
+def test_python_literal_followed_by_a_second_object_is_refused() -> None:
+    """Two Python-style objects are two calls merged, not one to trim."""
+    with pytest.raises(ToolArgumentsError, match="found more JSON"):
+        parse_tool_arguments("{'a': 1} {'b': 2}")
+
+
+def test_python_literal_that_never_closes_is_refused() -> None:
+    """Without a closing brace that makes a literal, the JSON error is reported."""
+    with pytest.raises(ToolArgumentsError, match="invalid JSON"):
+        parse_tool_arguments("{'a': } and {'b'}")

@@ -73,7 +73,7 @@ class ToolGuard(llm.APIInstance):
             )
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
-        key = (name, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
+        key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         self._calls[key] += 1
         if self._calls[key] > MAX_IDENTICAL_CALLS:
             return _error(

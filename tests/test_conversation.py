@@ -2,8 +2,9 @@
 
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
@@ -144,3 +145,54 @@ async def test_broken_prompt_template_is_reported(
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert "template" in result.response.speech["plain"]["speech"]
     assert llm_server.chat_requests == []
+
+
+async def test_history_includes_what_home_assistant_did_itself(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """A local sentence handled by Home Assistant's agent is in the next request."""
+    assert await async_setup_component(hass, "intent", {})
+    local = await conversation.async_converse(
+        hass,
+        "turn on the kitchen light",
+        "shared",
+        Context(),
+        agent_id=conversation.HOME_ASSISTANT_AGENT,
+        language="en",
+    )
+    assert local.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert hass.states.get(kitchen_light).state == "on"
+    llm_server.reply(Text("It is on, yes."))
+
+    result = await ask(hass, "Is it on now?", "shared")
+
+    assert result.response.speech["plain"]["speech"] == "It is on, yes."
+    messages = llm_server.last_chat_request["messages"]
+    assert [m["role"] for m in messages] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+    ]
+    (call,) = messages[2]["tool_calls"]
+    assert call["function"]["name"] == "HassTurnOn"
+    assert messages[3]["tool_call_id"] == call["id"]
+    assert messages[1]["content"] == "turn on the kitchen light"
+
+
+async def test_a_question_keeps_the_conversation_open(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """An answer that asks something lets a voice satellite listen again."""
+    llm_server.reply(Text("Which room do you mean?"), Text("Okay."))
+
+    asking = await ask(hass, "Turn on the light")
+    done = await ask(hass, "The hall", asking.conversation_id)
+
+    assert asking.continue_conversation is True
+    assert done.continue_conversation is False

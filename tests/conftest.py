@@ -2,6 +2,7 @@
 
 import asyncio
 from collections.abc import AsyncGenerator
+import gc
 
 import pytest
 
@@ -38,22 +39,28 @@ def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
 
 @pytest.fixture(autouse=True)
 async def let_stream_finalizers_run() -> AsyncGenerator[None]:
-    """Give closed streams' async generators a few loop turns to finish closing.
+    """Let the event loop finish closing the streams a test left behind.
 
-    With httpx/httpcore (openai 3.10 on HA 2026.10) a completed stream leaves
-    httpcore's PoolByteStream.__aiter__ suspended; the event loop closes it
-    through its async-generator finalizer, a task that ends within a few
-    iterations. A test that ends right after a turn would otherwise see that
-    task still pending in the plugin's cleanup check. A generator that does
-    not finish closing still fails that check.
+    With httpx/httpcore (openai 3.10 on HA 2026.10) the SDK stops reading at
+    [DONE] and leaves a chain of async generators suspended (decoder, httpx,
+    httpcore's PoolByteStream.__aiter__). The event loop closes them through
+    its async-generator finalizer, one layer per task, each scheduled by the
+    one before: a test that ends right after a turn would see one of those
+    short-lived tasks in the plugin's lingering-task check. So garbage is
+    collected and the loop turns until no such task has appeared for a while.
+    A generator that does not finish closing still fails the check.
     """
     yield
-    for _ in range(10):
-        if not any(
-            "athrow" in repr(task) and not task.done() for task in asyncio.all_tasks()
-        ):
-            break
+    gc.collect()
+    quiet = 0
+    for _ in range(100):
         await asyncio.sleep(0)
+        busy = any(
+            "athrow" in repr(task) and not task.done() for task in asyncio.all_tasks()
+        )
+        quiet = 0 if busy else quiet + 1
+        if quiet >= 5:
+            break
 
 
 @pytest.fixture
@@ -158,12 +165,17 @@ async def kitchen_light(ha_core: HomeAssistant) -> str:
 async def ask(
     hass: HomeAssistant, text: str, conversation_id: str | None = None
 ) -> conversation.ConversationResult:
-    """Say something to the agent, as the Assist pipeline does."""
-    return await conversation.async_converse(
-        hass,
-        text,
-        conversation_id,
-        Context(),
-        agent_id=AGENT_ENTITY_ID,
-        language="en",
+    """Say something to the agent, in a task of its own as each pipeline run is.
+
+    HA 2026.10 leaves a failed turn's chat log set in the context of its task.
+    """
+    return await hass.async_create_task(
+        conversation.async_converse(
+            hass,
+            text,
+            conversation_id,
+            Context(),
+            agent_id=AGENT_ENTITY_ID,
+            language="en",
+        )
     )

@@ -461,9 +461,7 @@ async def test_tool_calls_after_the_turn_ended_do_not_run(
         assistant="conversation",
         device_id=None,
     )
-    instance = await FakeAPI(hass, list(tools.values())).async_get_api_instance(
-        context
-    )
+    instance = await FakeAPI(hass, list(tools.values())).async_get_api_instance(context)
     guard = tool_guard.ToolGuard(instance)
     guard.close()
 

@@ -67,6 +67,9 @@ def classify(err: openai.OpenAIError) -> Failure:
 def describe(err: BaseException, api_key: str | None = None) -> str:
     """Say what went wrong for the log, with anything that looks like a key masked."""
     text = str(err)
+    if not text or not isinstance(err, openai.OpenAIError):
+        # httpx's timeouts say nothing but their type.
+        text = f"{type(err).__name__}: {text}".removesuffix(": ")
     if isinstance(err, openai.APIStatusError):
         text = f"HTTP {err.status_code}: {text}"
     elif isinstance(err, openai.APIConnectionError) and err.__cause__ is not None:

@@ -101,6 +101,7 @@ class ChatterboxLLMEntity(Entity):
                 self._trace(chat_log, iteration, stats, chat_log.content[start:])
                 # TOOL_DECISION
                 if stats.finish_reason == "content_filter":
+                    LOGGER.warning("The server's content filter stopped the answer")
                     raise user_error("content_filtered")
                 if not stats.content_chars and not (left and stats.tool_calls):
                     LOGGER.warning(
@@ -146,29 +147,39 @@ class ChatterboxLLMEntity(Entity):
         client = self.entry.runtime_data.client.with_options(
             timeout=REQUEST_TIMEOUT, max_retries=0
         )
-        retried = False
+        rate_limit_retried = False
         while True:
             try:
                 chunks: AsyncStream[
                     ChatCompletionChunk
                 ] = await client.chat.completions.create(**request)
             except openai.RateLimitError as err:
-                if retried or (wait := retry_after(err)) is None:
+                if rate_limit_retried or (wait := retry_after(err)) is None:
                     raise self._request_error(err, request) from err
                 LOGGER.info("Rate limited; retrying in %.1f s", wait)
+                rate_limit_retried = True
                 await asyncio.sleep(wait)
             except openai.BadRequestError as err:
                 # Some servers (older vLLM, LM Studio) refuse tool_choice "none";
                 # the final answer is then asked for without tools at all.
-                if retried or "tool_choice" not in request:
+                if "tool_choice" not in request or "tool_choice" not in str(err):
                     raise self._request_error(err, request) from err
                 LOGGER.info("The server refused tool_choice; asking without tools")
                 del request["tool_choice"], request["tools"]
             except openai.OpenAIError as err:
                 raise self._request_error(err, request) from err
             else:
+                if chunks.response.headers.get("content-type", "").startswith(
+                    "text/html"
+                ):
+                    await chunks.close()
+                    LOGGER.warning(
+                        "%s answered with a web page, not an API stream; check that "
+                        "the URL is the API's (it usually ends in /v1)",
+                        self.entry.data[CONF_URL],
+                    )
+                    raise user_error("server_error")
                 return chunks
-            retried = True
 
     def _request_error(
         self, err: openai.OpenAIError, request: dict[str, Any]
@@ -192,7 +203,7 @@ class ChatterboxLLMEntity(Entity):
         allow_tools: bool,
     ) -> None:
         """Stream one response into the chat log, which runs its tool calls."""
-        deltas = transform_stream(chunks, stats)
+        deltas = transform_stream(_until_broken_after_finish(chunks, stats), stats)
         if not allow_tools:
             deltas = _without_tool_calls(deltas)
         try:
@@ -204,12 +215,14 @@ class ChatterboxLLMEntity(Entity):
         except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
             # openai 3.10 lets httpx errors and bad JSON from the stream through;
             # 3.26 wraps them. Either way the answer broke off.
+            failure = translate_stream_error(err)
             LOGGER.warning(
-                "The answer from %s broke off: %s",
+                "The answer from %s %s: %s",
                 self.entry.data[CONF_URL],
+                "timed out" if failure.translation_key == "timeout" else "broke off",
                 describe(err, self.entry.data.get(CONF_API_KEY)),
             )
-            raise translate_stream_error(err) from err
+            raise failure from err
 
     def _trace(
         self,
@@ -251,6 +264,23 @@ def _add_to_system_prompt(
         }
     else:
         messages.insert(0, {"role": "system", "content": note})
+
+
+async def _until_broken_after_finish(
+    chunks: AsyncStream[ChatCompletionChunk], stats: StreamStats
+) -> AsyncGenerator[ChatCompletionChunk]:
+    """Pass chunks on; a connection lost after the finish reason ends them quietly.
+
+    Only the usage chunk and [DONE] follow the finish reason, so the answer is
+    complete: failing the turn would make the user repeat an action that ran.
+    """
+    try:
+        async for chunk in chunks:
+            yield chunk
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        if stats.finish_reason is None:
+            raise
+        LOGGER.info("The stream broke off after the answer was complete: %r", err)
 
 
 async def _without_tool_calls(

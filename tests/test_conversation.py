@@ -196,3 +196,30 @@ async def test_a_question_keeps_the_conversation_open(
 
     assert asking.continue_conversation is True
     assert done.continue_conversation is False
+
+
+async def test_advanced_settings_reach_the_server(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Temperature, top P and the token limit are sent only when set."""
+    llm_server.reply(Text("Default."), Text("Tuned."))
+    await ask(hass, "Hi")
+    assert not {"temperature", "top_p", "max_tokens"} & set(
+        llm_server.last_chat_request
+    )
+    subentry = loaded_entry.subentries[AGENT_ID]
+    hass.config_entries.async_update_subentry(
+        loaded_entry,
+        subentry,
+        data={**subentry.data, "temperature": 0.2, "top_p": 0.9, "max_tokens": 256},
+    )
+    await hass.async_block_till_done()
+
+    await ask(hass, "Hi again")
+
+    request = llm_server.last_chat_request
+    assert (request["temperature"], request["top_p"], request["max_tokens"]) == (
+        0.2,
+        0.9,
+        256,
+    )

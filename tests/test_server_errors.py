@@ -418,9 +418,10 @@ async def test_rate_limited(
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("status", "body"),
     [
         pytest.param(
+            404,
             openai_error(
                 f"The model `{MODELS[0]}` does not exist or you do not have access "
                 "to it.",
@@ -429,8 +430,14 @@ async def test_rate_limited(
             id="openai",
         ),
         pytest.param(
+            404,
             {"error": f'model "{MODELS[0]}" not found, try pulling it first'},
             id="ollama",
+        ),
+        pytest.param(
+            400,
+            openai_error(f"Model {MODELS[0]} not found. Load it first."),
+            id="400-lm-studio-style",
         ),
     ],
 )
@@ -439,15 +446,18 @@ async def test_model_not_found(
     talking: MockConfigEntry,
     llm_server: LLMServer,
     caplog: pytest.LogCaptureFixture,
+    status: int,
     body: dict[str, Any],
 ) -> None:
     """The server no longer has the model: the user hears which one."""
-    llm_server.reply(Error(404, body))
+    llm_server.reply(Error(status, body))
 
     result = await ask(hass, QUESTION)
 
     assert_hears(result, "model_not_found", model=MODELS[0])
-    assert_logged(caplog, f"Request to {llm_server.url} failed: HTTP 404", MODELS[0])
+    assert_logged(
+        caplog, f"Request to {llm_server.url} failed: HTTP {status}", MODELS[0]
+    )
     await assert_next_turn_works(hass, llm_server, "model_not_found", model=MODELS[0])
 
 

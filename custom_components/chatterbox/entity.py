@@ -256,14 +256,9 @@ def _add_to_system_prompt(
 
     Templates of Qwen, Gemma and Mistral refuse a system message anywhere but
     first, so the note goes into the first one rather than after the history.
+    The chat log always starts with the prompt async_provide_llm_data wrote.
     """
-    if messages and messages[0]["role"] == "system":
-        messages[0] = {
-            "role": "system",
-            "content": f"{messages[0]['content']}\n\n{note}",
-        }
-    else:
-        messages.insert(0, {"role": "system", "content": note})
+    messages[0] = {"role": "system", "content": f"{messages[0]['content']}\n\n{note}"}
 
 
 async def _until_broken_after_finish(

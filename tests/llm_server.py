@@ -13,7 +13,7 @@ Example::
 
 import asyncio
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 import itertools
 import json
@@ -194,6 +194,9 @@ class LLMServer:
         self.requests: list[RecordedRequest] = []
         self.unscripted: list[RecordedRequest] = []  # requests nothing was queued for
         self._chat_replies: deque[ChatReply] = deque()
+        # Consulted before the queue: a reply for the requests it recognises
+        # (side requests such as summaries), None for the rest.
+        self.responder: Callable[[Any], ChatReply | None] | None = None
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -332,6 +335,12 @@ class LLMServer:
             return (
                 self._models_replies.popleft() if self._models_replies else ModelList()
             )
+        if (
+            route == ("POST", CHAT_PATH)
+            and self.responder is not None
+            and (reply := self.responder(recorded.json)) is not None
+        ):
+            return reply
         if route == ("POST", CHAT_PATH) and self._chat_replies:
             return self._chat_replies.popleft()
         return self._unscripted(recorded)

@@ -44,6 +44,7 @@ from homeassistant.helpers.selector import (
 
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import (
+    CONF_CONTEXT_WINDOW,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_TEMPERATURE,
@@ -53,6 +54,7 @@ from .const import (
     DOMAIN,
     LOGGER,
     MAX_ITERATIONS,
+    MIN_CONTEXT_WINDOW,
     MIN_ITERATIONS,
     RECOMMENDED_AGENT_OPTIONS,
     SECTION_ADVANCED,
@@ -62,7 +64,7 @@ from .const import (
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry
 
-ADVANCED_OPTIONS = (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS)
+ADVANCED_OPTIONS = (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS, CONF_CONTEXT_WINDOW)
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
 KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
@@ -322,6 +324,13 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 min=1, step=1, mode=NumberSelectorMode.BOX
                             )
                         ),
+                        probatio.Optional(CONF_CONTEXT_WINDOW): NumberSelector(
+                            NumberSelectorConfig(
+                                min=MIN_CONTEXT_WINDOW,
+                                step=1,
+                                mode=NumberSelectorMode.BOX,
+                            )
+                        ),
                     }
                 ),
                 {"collapsed": True},
@@ -343,6 +352,7 @@ def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:
         if value is not None
     }
     data[CONF_MAX_ITERATIONS] = int(data[CONF_MAX_ITERATIONS])
-    if CONF_MAX_TOKENS in data:
-        data[CONF_MAX_TOKENS] = int(data[CONF_MAX_TOKENS])
+    for key in (CONF_MAX_TOKENS, CONF_CONTEXT_WINDOW):
+        if key in data:
+            data[key] = int(data[key])
     return data

@@ -14,12 +14,21 @@ CONF_TEMPERATURE: Final = "temperature"
 CONF_TOP_P: Final = "top_p"
 CONF_MAX_TOKENS: Final = "max_tokens"
 CONF_MAX_ITERATIONS: Final = "max_iterations"
+CONF_CONTEXT_WINDOW: Final = "context_window"
 
 SUBENTRY_CONVERSATION: Final = "conversation"
 SECTION_ADVANCED: Final = "advanced"
 
 DEFAULT_AGENT_NAME: Final = "Chatterbox"
 DEFAULT_MAX_ITERATIONS: Final = 10
+DEFAULT_CONTEXT_WINDOW: Final = 8192
+MIN_CONTEXT_WINDOW: Final = 1024
+# Tokens kept free for the answer when max_tokens is not set.
+DEFAULT_ANSWER_RESERVE: Final = 1024
+# A tool result longer than this is shortened in what is sent (not in the log).
+TOOL_RESULT_LIMIT: Final = 4000
+# Compaction states kept per agent, one per recent conversation.
+MAX_TRACKED_CONVERSATIONS: Final = 200
 MIN_ITERATIONS: Final = 1
 MAX_ITERATIONS: Final = 50
 

@@ -9,7 +9,8 @@ decides what to send, streams the answer into the log, and stops.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from dataclasses import replace
 import time
 from typing import Any, Final
 
@@ -28,13 +29,25 @@ from homeassistant.helpers.entity import Entity
 from . import ChatterboxConfigEntry
 from .client import describe
 from .const import (
+    CONF_CONTEXT_WINDOW,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_TEMPERATURE,
     CONF_TOP_P,
+    DEFAULT_ANSWER_RESERVE,
+    DEFAULT_CONTEXT_WINDOW,
     DEFAULT_MAX_ITERATIONS,
     DOMAIN,
     LOGGER,
+    MAX_TRACKED_CONVERSATIONS,
+    TOOL_RESULT_LIMIT,
+)
+from .context_budget import (
+    Compaction,
+    TokenEstimator,
+    cap_tool_result,
+    fit,
+    summary_request,
 )
 from .errors import (
     retry_after,
@@ -73,6 +86,8 @@ class ChatterboxLLMEntity(Entity):
         self.entry = entry
         self.subentry = subentry
         self._attr_unique_id = subentry.subentry_id
+        self._estimator = TokenEstimator()
+        self._compactions: dict[str, Compaction] = {}
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
             name=subentry.title,
@@ -91,7 +106,7 @@ class ChatterboxLLMEntity(Entity):
                 stats = StreamStats()
                 if guard is not None:
                     guard.argument_errors = stats.tool_argument_errors
-                request = self._request(chat_log, guard, left)
+                request = await self._async_request(chat_log, guard, left)
                 chunks = await self._async_create(request)
                 # TOOL_EXECUTION starts in the chat log as each tool call is read.
                 start = len(chat_log.content)
@@ -99,6 +114,12 @@ class ChatterboxLLMEntity(Entity):
                     chat_log, chunks, stats, allow_tools=left > 0
                 )
                 self._trace(chat_log, iteration, stats, chat_log.content[start:])
+                if stats.prompt_tokens:
+                    self._estimator.calibrate(
+                        request["messages"],
+                        request.get("tools", ()),
+                        stats.prompt_tokens,
+                    )
                 # TOOL_DECISION
                 if stats.finish_reason == "content_filter":
                     LOGGER.warning("The server's content filter stopped the answer")
@@ -113,19 +134,13 @@ class ChatterboxLLMEntity(Entity):
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
 
-    def _request(
+    async def _async_request(
         self, chat_log: conversation.ChatLog, guard: ToolGuard | None, left: int
     ) -> dict[str, Any]:
-        """Build the request for one iteration, from the whole chat log."""
+        """Build the request for one iteration, inside the context budget."""
         options = self.subentry.data
-        messages = content_to_messages(chat_log.content)
-        if left < WRAP_UP_ITERATIONS and guard is not None:
-            _add_to_system_prompt(
-                messages, WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE
-            )
         request: dict[str, Any] = {
             "model": options[CONF_MODEL],
-            "messages": messages,
             "stream": True,
             "stream_options": {"include_usage": True},
         }
@@ -138,7 +153,82 @@ class ChatterboxLLMEntity(Entity):
             ]
             if not left:
                 request["tool_choice"] = "none"
+        messages = await self._async_fit(
+            chat_log.conversation_id,
+            _capped(content_to_messages(chat_log.content)),
+            request.get("tools", ()),
+        )
+        if left < WRAP_UP_ITERATIONS and guard is not None:
+            _add_to_system_prompt(
+                messages, WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE
+            )
+        request["messages"] = messages
         return request
+
+    async def _async_fit(
+        self,
+        conversation_id: str,
+        messages: list[ChatCompletionMessageParam],
+        tools: Sequence[Any],
+    ) -> list[ChatCompletionMessageParam]:
+        """Keep the history inside the budget, summarizing what has to go.
+
+        The outgoing copy shrinks in blocks, so the prefix stays byte-stable for
+        the server's prompt cache between blocks; the chat log keeps everything.
+        """
+        options = self.subentry.data
+        budget = int(options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW)) - int(
+            options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE
+        )
+        state = self._compactions.pop(conversation_id, Compaction())
+        result = fit(
+            messages,
+            budget_tokens=budget,
+            estimator=self._estimator,
+            state=state,
+            tools=tools,
+        )
+        if result.dropped:
+            summary = await self._async_summarize(result.dropped, state.summary)
+            if summary is not None:
+                result = fit(
+                    messages,
+                    budget_tokens=budget,
+                    estimator=self._estimator,
+                    state=replace(result.state, summary=summary),
+                    tools=tools,
+                )
+        if result.over_budget:
+            LOGGER.warning(
+                "The prompt and the current turn alone need about %s tokens, more "
+                "than the %s the context window leaves",
+                result.estimated_tokens,
+                budget,
+            )
+        # The newest conversations last: the oldest state is the one evicted.
+        self._compactions[conversation_id] = result.state
+        while len(self._compactions) > MAX_TRACKED_CONVERSATIONS:
+            del self._compactions[next(iter(self._compactions))]
+        return result.messages
+
+    async def _async_summarize(
+        self, dropped: Sequence[ChatCompletionMessageParam], previous: str | None
+    ) -> str | None:
+        """Ask the model to fold what leaves the context into the summary."""
+        client = self.entry.runtime_data.client.with_options(
+            timeout=REQUEST_TIMEOUT, max_retries=0
+        )
+        try:
+            response = await client.chat.completions.create(
+                model=self.subentry.data[CONF_MODEL],
+                messages=summary_request(dropped, previous),
+            )
+            summary = response.choices[0].message.content
+        except (openai.OpenAIError, httpx.HTTPError, AttributeError, IndexError) as err:
+            # Trimming alone still keeps the turn going.
+            LOGGER.debug("Could not summarize the dropped history: %s", describe(err))
+            return None
+        return summary.strip() if summary else None
 
     async def _async_create(
         self, request: dict[str, Any]
@@ -247,6 +337,18 @@ class ChatterboxLLMEntity(Entity):
                 }
             }
         )
+
+
+def _capped(
+    messages: list[ChatCompletionMessageParam],
+) -> list[ChatCompletionMessageParam]:
+    """Shorten long tool results in what is sent; the chat log keeps them whole."""
+    return [
+        {**message, "content": cap_tool_result(message["content"], TOOL_RESULT_LIMIT)}
+        if message["role"] == "tool" and isinstance(message["content"], str)
+        else message
+        for message in messages
+    ]
 
 
 def _add_to_system_prompt(

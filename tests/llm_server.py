@@ -14,7 +14,7 @@ Example::
 import asyncio
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 import itertools
 import json
 from types import TracebackType
@@ -197,6 +197,9 @@ class LLMServer:
         # Consulted before the queue: a reply for the requests it recognises
         # (side requests such as summaries), None for the rest.
         self.responder: Callable[[Any], ChatReply | None] | None = None
+        # When set, stands in for the model's tokenizer: the usage a reply
+        # reports counts the request's prompt tokens with it.
+        self.tokenizer: Callable[[Any], int] | None = None
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -363,6 +366,9 @@ class LLMServer:
                     request, reply, reply.chunks, reply.content_type, reply.status
                 )
             case Text() | ToolCalls():
+                if self.tokenizer is not None:
+                    counted = Usage(self.tokenizer(body), reply.usage.completion_tokens)
+                    reply = replace(reply, usage=counted)
                 return await self._complete(request, reply, body)
 
     def _unscripted(self, recorded: RecordedRequest) -> web.Response:

@@ -64,6 +64,7 @@ from .wire import content_to_messages, format_tool
 REQUEST_TIMEOUT: Final = 120.0
 # From this many iterations before the limit, the model is told to wrap up.
 WRAP_UP_ITERATIONS: Final = 2
+BUDGET_MARGIN: Final = 0.95
 
 WRAP_UP_NOTE: Final = (
     "Note: {left} tool round(s) left in this turn. Answer with what you know, "
@@ -86,7 +87,9 @@ class ChatterboxLLMEntity(Entity):
         self.entry = entry
         self.subentry = subentry
         self._attr_unique_id = subentry.subentry_id
-        self._estimator = TokenEstimator()
+        # JSON-heavy prompts run near 3 characters a token: starting low
+        # overestimates until the server's counts calibrate it.
+        self._estimator = TokenEstimator(chars_per_token=3.0)
         self._compactions: dict[str, Compaction] = {}
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
@@ -177,9 +180,10 @@ class ChatterboxLLMEntity(Entity):
         the server's prompt cache between blocks; the chat log keeps everything.
         """
         options = self.subentry.data
-        budget = int(options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW)) - int(
-            options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE
-        )
+        window = int(options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW))
+        reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
+        # The estimate is calibrated, not exact: keep a margin below the window.
+        budget = int((window - reserve) * BUDGET_MARGIN)
         state = self._compactions.pop(conversation_id, Compaction())
         result = fit(
             messages,

@@ -13,13 +13,14 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.chatterbox import entity
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
 )
 
-from .conftest import AGENT_ID, MODELS, ask
+from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
 from .llm_server import Call, Error, LLMServer, Text, ToolCalls
 from .test_agent_loop import FakeAPI, FakeTool, assert_every_tool_call_answered
 
@@ -211,3 +212,31 @@ async def test_a_huge_tool_result_is_shortened_in_the_request(
     assert len(tool_message["content"]) <= 4000
     content = json.loads(tool_message["content"])
     assert "_truncated" in content
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_turn_too_big_for_the_window_is_sent_and_logged(
+    hass: HomeAssistant, server: LLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pasted text larger than the window cannot be trimmed: it goes, logged."""
+    server.reply(Text("That is a lot of text."))
+
+    result = await ask(hass, "Read this: " + "lorem ipsum " * 1200)
+
+    assert result.response.speech["plain"]["speech"] == "That is a lot of text."
+    assert "more than the" in caplog.text
+    assert "context window leaves" in caplog.text
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_compaction_state_is_bounded(
+    hass: HomeAssistant, server: LLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent remembers trims for recent conversations only."""
+    monkeypatch.setattr(entity, "MAX_TRACKED_CONVERSATIONS", 2)
+    agent = hass.data["entity_components"]["conversation"].get_entity(AGENT_ENTITY_ID)
+    for name in ("one", "two", "three"):
+        server.reply(Text("Hi."))
+        await ask(hass, "Hello", name)
+
+    assert list(agent._compactions) == ["two", "three"]

@@ -20,6 +20,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.chatterbox.const import (
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY,
+    CONF_MEMORY_HOURS,
     CONF_TEMPERATURE,
     CONF_TOP_P,
     DOMAIN,
@@ -345,3 +347,52 @@ async def test_reconfigure_form_drops_llm_apis_that_are_gone(
     advanced = schema[SECTION_ADVANCED].schema.schema
     temperature = next(key for key in advanced if key == CONF_TEMPERATURE)
     assert temperature.description == {"suggested_value": 0.5}
+
+
+async def test_agent_memory_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Memory is a choice in the form, its hours an advanced setting; off is unsaved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    memory_field = next(key for key in schema if key == CONF_MEMORY)
+    assert memory_field.default() == "off"
+    assert schema[memory_field].config["options"] == ["off", "device", "user"]
+    assert schema[memory_field].config["translation_key"] == CONF_MEMORY
+    assert CONF_MEMORY_HOURS in schema[SECTION_ADVANCED].schema.schema
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_MEMORY: "user",
+            SECTION_ADVANCED: {CONF_MEMORY_HOURS: 48.0},
+        },
+    )
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        CONF_MEMORY: "user",
+        CONF_MEMORY_HOURS: 48,
+    }
+    await hass.async_block_till_done()
+
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    memory_field = next(key for key in schema if key == CONF_MEMORY)
+    assert memory_field.description == {"suggested_value": "user"}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_MEMORY: "off",
+            SECTION_ADVANCED: {},
+        },
+    )
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+    }

@@ -17,6 +17,8 @@ from homeassistant.helpers.typing import ConfigType
 
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import DOMAIN
+from .memory import MemoryStore, async_get_memory_store
+from .services import async_setup_services
 
 PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -28,13 +30,15 @@ class ChatterboxRuntime:
 
     client: openai.AsyncOpenAI
     models: list[str]
+    memory: MemoryStore
 
 
 type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:  # noqa: ARG001
-    """Set up the integration; everything happens per config entry."""
+    """Register the integration's actions; the rest happens per config entry."""
+    async_setup_services(hass)
     return True
 
 
@@ -68,7 +72,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
                     translation_placeholders=placeholders,
                 ) from None
 
-    entry.runtime_data = ChatterboxRuntime(client=client, models=models)
+    entry.runtime_data = ChatterboxRuntime(
+        client=client, models=models, memory=await async_get_memory_store(hass)
+    )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
     return True

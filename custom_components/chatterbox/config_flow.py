@@ -47,6 +47,8 @@ from .const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY,
+    CONF_MEMORY_HOURS,
     CONF_TEMPERATURE,
     CONF_TOP_P,
     DEFAULT_AGENT_NAME,
@@ -60,11 +62,18 @@ from .const import (
     SECTION_ADVANCED,
     SUBENTRY_CONVERSATION,
 )
+from .memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry
 
-ADVANCED_OPTIONS = (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS, CONF_CONTEXT_WINDOW)
+ADVANCED_OPTIONS = (
+    CONF_TEMPERATURE,
+    CONF_TOP_P,
+    CONF_MAX_TOKENS,
+    CONF_CONTEXT_WINDOW,
+    CONF_MEMORY_HOURS,
+)
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
 KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
@@ -310,6 +319,13 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                     mode=NumberSelectorMode.BOX,
                 )
             ),
+            probatio.Required(CONF_MEMORY, default=MEMORY_OFF): SelectSelector(
+                SelectSelectorConfig(
+                    options=list(MEMORY_MODES),
+                    translation_key=CONF_MEMORY,
+                    mode=SelectSelectorMode.DROPDOWN,
+                )
+            ),
             probatio.Required(SECTION_ADVANCED): section(
                 probatio.Schema(
                     {
@@ -329,6 +345,15 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 min=MIN_CONTEXT_WINDOW,
                                 step=1,
                                 mode=NumberSelectorMode.BOX,
+                            )
+                        ),
+                        probatio.Optional(CONF_MEMORY_HOURS): NumberSelector(
+                            NumberSelectorConfig(
+                                min=1,
+                                max=MAX_MEMORY_HOURS,
+                                step=1,
+                                mode=NumberSelectorMode.BOX,
+                                unit_of_measurement="h",
                             )
                         ),
                     }
@@ -352,7 +377,10 @@ def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:
         if value is not None
     }
     data[CONF_MAX_ITERATIONS] = int(data[CONF_MAX_ITERATIONS])
-    for key in (CONF_MAX_TOKENS, CONF_CONTEXT_WINDOW):
+    # Memory off is the default, and agents saved before it existed lack the key.
+    if data.get(CONF_MEMORY) == MEMORY_OFF:
+        del data[CONF_MEMORY]
+    for key in (CONF_MAX_TOKENS, CONF_CONTEXT_WINDOW, CONF_MEMORY_HOURS):
         if key in data:
             data[key] = int(data[key])
     return data

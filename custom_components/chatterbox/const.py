@@ -15,6 +15,8 @@ CONF_TOP_P: Final = "top_p"
 CONF_MAX_TOKENS: Final = "max_tokens"
 CONF_MAX_ITERATIONS: Final = "max_iterations"
 CONF_CONTEXT_WINDOW: Final = "context_window"
+CONF_MEMORY: Final = "memory"
+CONF_MEMORY_HOURS: Final = "memory_hours"
 
 SUBENTRY_CONVERSATION: Final = "conversation"
 SECTION_ADVANCED: Final = "advanced"

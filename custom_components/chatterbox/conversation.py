@@ -10,8 +10,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
-from .const import DOMAIN, SUBENTRY_CONVERSATION
+from .const import CONF_MEMORY, DOMAIN, SUBENTRY_CONVERSATION
 from .entity import ChatterboxLLMEntity
+from .memory import memory_key
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0
@@ -85,5 +86,13 @@ class ChatterboxConversationEntity(
         except conversation.ConverseError as err:
             return err.as_conversation_result()
 
-        await self._async_handle_chat_log(chat_log)
+        await self._async_handle_chat_log(
+            chat_log,
+            memory_key(
+                self.subentry.subentry_id,
+                options.get(CONF_MEMORY),
+                user_input.device_id,
+                user_input.context.user_id,
+            ),
+        )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)

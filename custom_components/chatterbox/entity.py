@@ -32,6 +32,7 @@ from .const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY_HOURS,
     CONF_TEMPERATURE,
     CONF_TOP_P,
     DEFAULT_ANSWER_RESERVE,
@@ -55,6 +56,7 @@ from .errors import (
     translate_stream_error,
     user_error,
 )
+from .memory import DEFAULT_MEMORY_HOURS, MEMORY_DEVICE, is_new_conversation, render
 from .stream import StreamStats, transform_stream
 from .tool_guard import ToolGuard, guard_tools
 from .wire import content_to_messages, format_tool
@@ -91,6 +93,8 @@ class ChatterboxLLMEntity(Entity):
         # overestimates until the server's counts calibrate it.
         self._estimator = TokenEstimator(chars_per_token=3.0)
         self._compactions: dict[str, Compaction] = {}
+        # What each recent conversation started with from an earlier one.
+        self._recalled: dict[str, str] = {}
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
             name=subentry.title,
@@ -99,8 +103,15 @@ class ChatterboxLLMEntity(Entity):
             entry_type=dr.DeviceEntryType.SERVICE,
         )
 
-    async def _async_handle_chat_log(self, chat_log: conversation.ChatLog) -> None:
-        """Answer the turn in the chat log, calling tools as the model asks."""
+    async def _async_handle_chat_log(
+        self, chat_log: conversation.ChatLog, memory_key: str | None = None
+    ) -> None:
+        """Answer the turn in the chat log, calling tools as the model asks.
+
+        With a memory key, a new conversation starts with what the agent
+        remembers under it, and each answered turn updates that memory.
+        """
+        recalled = self._recall(chat_log, memory_key)
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
             for iteration in range(1, limit + 1):
@@ -109,7 +120,7 @@ class ChatterboxLLMEntity(Entity):
                 stats = StreamStats()
                 if guard is not None:
                     guard.argument_errors = stats.tool_argument_errors
-                request = await self._async_request(chat_log, guard, left)
+                request = await self._async_request(chat_log, guard, left, recalled)
                 chunks = await self._async_create(request)
                 # TOOL_EXECUTION starts in the chat log as each tool call is read.
                 start = len(chat_log.content)
@@ -136,9 +147,42 @@ class ChatterboxLLMEntity(Entity):
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
+        if memory_key is not None:
+            compaction = self._compactions.get(chat_log.conversation_id)
+            self.entry.runtime_data.memory.remember(
+                memory_key,
+                compaction.summary if compaction else None,
+                chat_log.content,
+            )
+
+    def _recall(
+        self, chat_log: conversation.ChatLog, memory_key: str | None
+    ) -> str | None:
+        """Return the memory a conversation started with, fetched on its first turn."""
+        conversation_id = chat_log.conversation_id
+        if memory_key is None:
+            return None
+        if not is_new_conversation(chat_log.content):
+            return self._recalled.get(conversation_id)
+        hours = float(self.subentry.data.get(CONF_MEMORY_HOURS, DEFAULT_MEMORY_HOURS))
+        memory = self.entry.runtime_data.memory.recall(memory_key, hours)
+        if memory is None:
+            self._recalled.pop(conversation_id, None)
+            return None
+        who = "device" if memory_key.split(":")[1] == MEMORY_DEVICE else "user"
+        # The newest conversations last: the oldest is the one evicted.
+        self._recalled.pop(conversation_id, None)
+        self._recalled[conversation_id] = render(memory, who)
+        while len(self._recalled) > MAX_TRACKED_CONVERSATIONS:
+            del self._recalled[next(iter(self._recalled))]
+        return self._recalled[conversation_id]
 
     async def _async_request(
-        self, chat_log: conversation.ChatLog, guard: ToolGuard | None, left: int
+        self,
+        chat_log: conversation.ChatLog,
+        guard: ToolGuard | None,
+        left: int,
+        recalled: str | None = None,
     ) -> dict[str, Any]:
         """Build the request for one iteration, inside the context budget."""
         options = self.subentry.data
@@ -156,10 +200,13 @@ class ChatterboxLLMEntity(Entity):
             ]
             if not left:
                 request["tool_choice"] = "none"
+        messages = _capped(content_to_messages(chat_log.content))
+        if recalled:
+            # Before fitting, so the budget counts it; it stays for the whole
+            # conversation, so the prompt prefix stays stable for the cache.
+            _add_to_system_prompt(messages, recalled)
         messages = await self._async_fit(
-            chat_log.conversation_id,
-            _capped(content_to_messages(chat_log.content)),
-            request.get("tools", ()),
+            chat_log.conversation_id, messages, request.get("tools", ())
         )
         if left < WRAP_UP_ITERATIONS and guard is not None:
             _add_to_system_prompt(

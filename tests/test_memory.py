@@ -1,0 +1,408 @@
+"""Continuity beyond 5 minutes: a new conversation starts with the last one."""
+
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from freezegun.api import FrozenDateTimeFactory
+import pytest
+
+from homeassistant import loader
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import frame, llm
+from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_test_home_assistant,
+)
+
+from custom_components.chatterbox.const import (
+    CONF_MAX_ITERATIONS,
+    CONF_MEMORY,
+    CONF_MEMORY_HOURS,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.chatterbox.memory import (
+    MAX_MEMORIES,
+    STORAGE_KEY,
+    Memory,
+    MemoryStore,
+    last_exchanges,
+)
+
+from .conftest import AGENT_ENTITY_ID, AGENT_ID, API_KEY, MODELS
+from .llm_server import LLMServer, Text
+
+DEVICE_X = "device0satellite0kitchen"
+DEVICE_Y = "device0satellite0bedroom"
+HEADING_DEVICE = "Earlier conversation with this device:"
+HEADING_USER = "Earlier conversation with this user:"
+# Home Assistant does not stop the test's second instance for us.
+REAL_HASS = pytest.mark.parametrize("auto_enable_custom_integrations", [None])
+
+
+def agent(memory: str, **extra: Any) -> dict[str, Any]:
+    """Return the settings of a chat-only agent with the given memory mode."""
+    return {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        CONF_MEMORY: memory,
+        **extra,
+    }
+
+
+async def say(
+    hass: HomeAssistant,
+    text: str,
+    conversation_id: str,
+    *,
+    device_id: str | None = None,
+    user_id: str | None = None,
+) -> conversation.ConversationResult:
+    """Say something to the agent from a device or as a user."""
+    return await hass.async_create_task(
+        conversation.async_converse(
+            hass,
+            text,
+            conversation_id,
+            Context(user_id=user_id),
+            language="en",
+            agent_id=AGENT_ENTITY_ID,
+            device_id=device_id,
+        )
+    )
+
+
+async def chat(
+    hass: HomeAssistant,
+    server: LLMServer,
+    text: str,
+    answer: str,
+    conversation_id: str,
+    **who: str,
+) -> str:
+    """Hold one turn and return the system prompt its request carried."""
+    server.reply(Text(answer))
+    result = await say(hass, text, conversation_id, **who)
+    assert result.response.speech["plain"]["speech"] == answer
+    system: str = server.last_chat_request["messages"][0]["content"]
+    return system
+
+
+@pytest.mark.parametrize("agent_data", [agent("device")])
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_new_conversation_on_the_same_device_remembers(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Device X's next conversation starts with the last one; device Y's does not."""
+    first = await chat(
+        hass,
+        llm_server,
+        "My name is Ada.",
+        "Nice to meet you, Ada.",
+        "a",
+        device_id=DEVICE_X,
+    )
+    assert HEADING_DEVICE not in first
+    await chat(
+        hass, llm_server, "Is the oven on?", "No, it is off.", "a", device_id=DEVICE_X
+    )
+
+    system = await chat(
+        hass, llm_server, "What is my name?", "Ada.", "b", device_id=DEVICE_X
+    )
+    assert (
+        f"{HEADING_DEVICE}\nUser: My name is Ada.\nAssistant: Nice to meet you, Ada.\n"
+        "User: Is the oven on?\nAssistant: No, it is off."
+    ) in system
+    assert len(llm_server.last_chat_request["messages"]) == 2
+    # The memory stays for the whole conversation: the prompt prefix is stable.
+    later = await chat(
+        hass, llm_server, "Thanks", "You're welcome.", "b", device_id=DEVICE_X
+    )
+    assert later == system
+
+    other = await chat(
+        hass, llm_server, "What is my name?", "I don't know.", "c", device_id=DEVICE_Y
+    )
+    assert HEADING_DEVICE not in other
+    assert "Ada" not in json.dumps(llm_server.last_chat_request)
+    anonymous = await chat(hass, llm_server, "What is my name?", "I don't know.", "d")
+    assert HEADING_DEVICE not in anonymous
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_memory_is_off_by_default(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Without the option, a new conversation starts blank."""
+    await chat(hass, llm_server, "My name is Ada.", "Hi Ada.", "a", device_id=DEVICE_X)
+    system = await chat(
+        hass, llm_server, "Who am I?", "No idea.", "b", device_id=DEVICE_X
+    )
+    assert "Earlier conversation" not in system
+
+
+@pytest.mark.parametrize("agent_data", [agent("user")])
+@pytest.mark.usefixtures("loaded_entry")
+async def test_user_mode_keeps_users_apart(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Each user gets their own memory, even on the same device."""
+    ada = await hass.auth.async_create_user("Ada")
+    bob = await hass.auth.async_create_user("Bob")
+    await chat(
+        hass,
+        llm_server,
+        "My name is Ada.",
+        "Hi Ada.",
+        "a",
+        device_id=DEVICE_X,
+        user_id=ada.id,
+    )
+    await chat(
+        hass,
+        llm_server,
+        "My name is Bob.",
+        "Hi Bob.",
+        "b",
+        device_id=DEVICE_X,
+        user_id=bob.id,
+    )
+
+    for user, name, other in ((ada, "Ada", "Bob"), (bob, "Bob", "Ada")):
+        system = await chat(
+            hass,
+            llm_server,
+            "Who am I?",
+            f"{name}.",
+            f"new-{name}",
+            device_id=DEVICE_Y,
+            user_id=user.id,
+        )
+        assert f"{HEADING_USER}\nUser: My name is {name}." in system
+        assert other not in system
+    # No user: no memory in user mode, whatever the device.
+    nobody = await chat(
+        hass, llm_server, "Who am I?", "No idea.", "x", device_id=DEVICE_X
+    )
+    assert HEADING_USER not in nobody
+
+
+@pytest.mark.parametrize("agent_data", [agent("device")])
+async def test_forget(
+    hass: HomeAssistant, llm_server: LLMServer, loaded_entry: MockConfigEntry
+) -> None:
+    """chatterbox.forget clears one device, or the whole agent; bad targets fail."""
+    memory: MemoryStore = loaded_entry.runtime_data.memory
+    for conversation_id, device in (("a", DEVICE_X), ("b", DEVICE_Y)):
+        await chat(hass, llm_server, "Hello", "Hi.", conversation_id, device_id=device)
+    assert len(memory.keys()) == 2
+
+    await hass.services.async_call(
+        DOMAIN,
+        "forget",
+        {"entity_id": AGENT_ENTITY_ID, "device_id": DEVICE_X},
+        blocking=True,
+    )
+    assert memory.keys() == [f"{AGENT_ID}:device:{DEVICE_Y}"]
+    system = await chat(hass, llm_server, "Hello?", "Hi.", "c", device_id=DEVICE_X)
+    assert HEADING_DEVICE not in system
+
+    await hass.services.async_call(
+        DOMAIN,
+        "forget",
+        {"entity_id": AGENT_ENTITY_ID, "user_id": "nobody"},
+        blocking=True,
+    )
+    assert len(memory.keys()) == 2
+    await hass.services.async_call(
+        DOMAIN, "forget", {"entity_id": AGENT_ENTITY_ID}, blocking=True
+    )
+    assert memory.keys() == []
+    system = await chat(hass, llm_server, "Hello?", "Hi.", "d", device_id=DEVICE_Y)
+    assert HEADING_DEVICE not in system
+
+    for entity_id in ("conversation.home_assistant", "conversation.missing"):
+        with pytest.raises(ServiceValidationError) as raised:
+            await hass.services.async_call(
+                DOMAIN, "forget", {"entity_id": entity_id}, blocking=True
+            )
+        assert raised.value.translation_key == "not_an_agent"
+        assert raised.value.translation_domain == DOMAIN
+
+
+@pytest.mark.parametrize("agent_data", [agent("device", **{CONF_MEMORY_HOURS: 2})])
+@pytest.mark.usefixtures("loaded_entry")
+async def test_memories_expire(
+    hass: HomeAssistant, llm_server: LLMServer, freezer: FrozenDateTimeFactory
+) -> None:
+    """A memory lasts memory_hours after its last turn, then it is gone."""
+    await chat(hass, llm_server, "My name is Ada.", "Hi Ada.", "a", device_id=DEVICE_X)
+    freezer.tick(timedelta(hours=1, minutes=50))
+    system = await chat(hass, llm_server, "Who am I?", "Ada.", "b", device_id=DEVICE_X)
+    assert HEADING_DEVICE in system
+
+    freezer.tick(timedelta(hours=2, minutes=1))
+    system = await chat(
+        hass, llm_server, "Who am I?", "No idea.", "c", device_id=DEVICE_X
+    )
+    assert HEADING_DEVICE not in system
+
+
+async def test_each_agent_keeps_at_most_200_memories(hass: HomeAssistant) -> None:
+    """The least recently updated memory of an agent is evicted first."""
+    store = MemoryStore(hass)
+    turn = [
+        conversation.UserContent("Hello"),
+        conversation.AssistantContent(agent_id="x", content="Hi."),
+    ]
+    store.remember("other:device:1", None, turn)
+    for number in range(MAX_MEMORIES + 1):
+        store.remember(f"agent:device:{number}", None, turn)
+    store.remember("agent:device:5", None, turn)
+    store.remember("agent:device:new", None, turn)
+    store.remember("agent:device:empty", None, [conversation.UserContent("Hi")])
+
+    keys = store.keys()
+    assert len([key for key in keys if key.startswith("agent:")]) == MAX_MEMORIES
+    assert "other:device:1" in keys
+    assert "agent:device:0" not in keys
+    assert "agent:device:1" not in keys
+    assert "agent:device:2" in keys
+    assert "agent:device:5" in keys
+    assert keys[-1] == "agent:device:new"
+    assert store.recall("agent:device:empty", 24) is None
+
+
+def test_only_answered_exchanges_are_kept_without_tool_results() -> None:
+    """Tool calls and results stay out; a turn that got no answer is skipped."""
+    call = conversation.AssistantContent(
+        agent_id="x",
+        tool_calls=[llm.ToolInput(tool_name="GetState", tool_args={}, id="1")],
+    )
+    content = [
+        conversation.SystemContent("prompt"),
+        conversation.UserContent("Unanswered"),
+        conversation.UserContent("Is the door locked?"),
+        call,
+        conversation.ToolResultContent(
+            agent_id="x",
+            tool_call_id="1",
+            tool_name="GetState",
+            result=llm.ToolResult(data={"s": 1}),
+        ),
+        conversation.AssistantContent(agent_id="x", content="Yes, " + "very " * 100),
+    ]
+    ((user, answer),) = last_exchanges(content)
+    assert user == "Is the door locked?"
+    assert answer.startswith("Yes, very")
+    assert answer.endswith("…")
+    assert len(answer) <= 300
+
+
+@asynccontextmanager
+async def running_hass(
+    config_dir: Path, server: LLMServer, data: dict[str, Any]
+) -> AsyncGenerator[HomeAssistant]:
+    """Start a Home Assistant that keeps its files in config_dir, then stop it."""
+    async with async_test_home_assistant(config_dir=str(config_dir)) as hass:
+        frame.async_setup(hass)
+        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS)
+        assert await async_setup_component(hass, "homeassistant", {})
+        entry = MockConfigEntry(
+            domain=DOMAIN,
+            entry_id="server0entry",
+            title="127.0.0.1",
+            data={CONF_URL: server.url, CONF_API_KEY: API_KEY},
+            subentries_data=[
+                ConfigSubentryData(
+                    subentry_type=SUBENTRY_CONVERSATION,
+                    subentry_id=AGENT_ID,
+                    title="Kitchen helper",
+                    data=data,
+                    unique_id=None,
+                )
+            ],
+        )
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        try:
+            yield hass
+        finally:
+            await hass.config_entries.async_unload(entry.entry_id)
+            await hass.async_stop(force=True)
+
+
+@REAL_HASS
+async def test_memories_survive_a_restart(
+    tmp_path: Path, llm_server: LLMServer
+) -> None:
+    """A real restart: the first Home Assistant writes the file when it stops."""
+    async with running_hass(tmp_path, llm_server, agent("device")) as hass:
+        await chat(
+            hass, llm_server, "My name is Ada.", "Hi Ada.", "a", device_id=DEVICE_X
+        )
+        # The save is delayed; nothing is on disk until Home Assistant stops.
+        assert not (tmp_path / ".storage" / STORAGE_KEY).exists()
+
+    saved = json.loads((tmp_path / ".storage" / STORAGE_KEY).read_text())
+    assert saved["key"] == STORAGE_KEY
+    assert saved["version"] == 1
+    assert list(saved["data"]["memories"]) == [f"{AGENT_ID}:device:{DEVICE_X}"]
+
+    async with running_hass(tmp_path, llm_server, agent("device")) as hass:
+        system = await chat(
+            hass, llm_server, "Who am I?", "Ada.", "b", device_id=DEVICE_X
+        )
+        assert f"{HEADING_DEVICE}\nUser: My name is Ada.\nAssistant: Hi Ada." in system
+
+
+@REAL_HASS
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        "{not json at all",
+        json.dumps({"version": 1, "key": STORAGE_KEY, "data": {"memories": {"k": 1}}}),
+        json.dumps([1, 2, 3]),
+    ],
+)
+async def test_a_corrupt_file_is_moved_aside(
+    tmp_path: Path,
+    llm_server: LLMServer,
+    caplog: pytest.LogCaptureFixture,
+    garbage: str,
+) -> None:
+    """The entry loads with no memories; the bad file is kept next to the new one."""
+    storage = tmp_path / ".storage"
+    storage.mkdir()
+    (storage / STORAGE_KEY).write_text(garbage)
+
+    async with running_hass(tmp_path, llm_server, agent("device")) as hass:
+        assert any(
+            record.levelno >= logging.WARNING and STORAGE_KEY in record.getMessage()
+            for record in caplog.records
+        )
+        (aside,) = storage.glob(f"{STORAGE_KEY}.corrupt*")
+        assert aside.read_text() == garbage
+        assert not (storage / STORAGE_KEY).exists()
+        await chat(
+            hass, llm_server, "My name is Ada.", "Hi Ada.", "a", device_id=DEVICE_X
+        )
+        system = await chat(
+            hass, llm_server, "Who am I?", "Ada.", "b", device_id=DEVICE_X
+        )
+        assert HEADING_DEVICE in system
+
+    saved = json.loads((storage / STORAGE_KEY).read_text())
+    assert Memory.from_dict(saved["data"]["memories"][f"{AGENT_ID}:device:{DEVICE_X}"])

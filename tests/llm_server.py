@@ -23,6 +23,7 @@ from typing import Any, Self
 from aiohttp import web
 
 MODELS_PATH = "/v1/models"
+PROPS_PATH = "/props"
 CHAT_PATH = "/v1/chat/completions"
 
 # The SDK ignores a zero Retry-After and falls back to its own backoff of half a
@@ -200,6 +201,10 @@ class LLMServer:
         # When set, stands in for the model's tokenizer: the usage a reply
         # reports counts the request's prompt tokens with it.
         self.tokenizer: Callable[[Any], int] | None = None
+        # Extra fields per model id in the models list, as vLLM adds
+        # max_model_len; and llama.cpp's GET /props, when set.
+        self.model_fields: dict[str, dict[str, Any]] = {}
+        self.props: Any = None
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -334,6 +339,13 @@ class LLMServer:
             body = openai_error("Incorrect API key provided.", code="invalid_api_key")
             return web.json_response(body, status=401)
         route = (recorded.method, recorded.path)
+        if route == ("GET", PROPS_PATH):
+            # Only llama.cpp serves /props; other servers answer 404.
+            return (
+                web.json_response(openai_error("Not found"), status=404)
+                if self.props is None
+                else web.json_response(self.props)
+            )
         if route == ("GET", MODELS_PATH):
             return (
                 self._models_replies.popleft() if self._models_replies else ModelList()
@@ -359,7 +371,10 @@ class LLMServer:
                 return _error_response(reply)
             case ModelList(ids=ids):
                 listed = self.models if ids is None else ids
-                data = [_model(model_id) for model_id in listed]
+                data = [
+                    _model(model_id) | self.model_fields.get(model_id, {})
+                    for model_id in listed
+                ]
                 return web.json_response({"object": "list", "data": data})
             case Raw():
                 return await _stream(

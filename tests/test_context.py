@@ -240,3 +240,23 @@ async def test_compaction_state_is_bounded(
         await ask(hass, "Hello", name)
 
     assert list(agent._compactions) == ["two", "three"]
+
+
+async def test_the_window_the_server_reports_is_used(
+    hass: HomeAssistant, server: LLMServer, config_entry: MockConfigEntry
+) -> None:
+    """Without a context window set, vLLM's max_model_len sets the budget."""
+    subentry = config_entry.subentries[AGENT_ID]
+    hass.config_entries.async_update_subentry(
+        config_entry,
+        subentry,
+        data={k: v for k, v in subentry.data.items() if k != CONF_CONTEXT_WINDOW},
+    )
+    server.model_fields = {MODELS[0]: {"max_model_len": WINDOW}}
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    await talk(hass, server, 12)
+
+    assert all(tokenizer(body) <= BUDGET for body in main_requests(server))
+    assert any(is_summary_request(body) for body in server.chat_requests)

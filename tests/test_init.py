@@ -16,7 +16,9 @@ async def test_setup_lists_models_and_unloads(
     """A reachable server loads; its models are kept; unloading works."""
     assert loaded_entry.state is ConfigEntryState.LOADED
     assert loaded_entry.runtime_data.models == list(MODELS)
-    assert [r.path for r in llm_server.requests] == ["/v1/models"]
+    # No context size listed with the models: llama.cpp's /props is asked too.
+    assert [r.path for r in llm_server.requests] == ["/v1/models", "/props"]
+    assert loaded_entry.runtime_data.context_windows == {}
 
     assert await hass.config_entries.async_unload(loaded_entry.entry_id)
     assert loaded_entry.state is ConfigEntryState.NOT_LOADED
@@ -75,3 +77,57 @@ async def test_refused_key_starts_reauth_and_stays_secret(
     assert API_KEY not in caplog.text
     assert "sk-proj-1234" not in caplog.text
     assert "Key **REDACTED** refused, sk-**REDACTED** too" in caplog.text
+
+
+async def test_vllm_lists_each_model_context_window(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """VLLM's max_model_len becomes the model's context window; /props is skipped."""
+    llm_server.model_fields = {MODELS[0]: {"max_model_len": 4096}}
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: 4096}
+    assert [r.path for r in llm_server.requests] == ["/v1/models"]
+
+
+@pytest.mark.parametrize(
+    "props",
+    [
+        {"default_generation_settings": {"n_ctx": 2048}},
+        {"n_ctx": 2048},
+    ],
+)
+async def test_llama_cpp_reports_its_context_size(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    props: dict[str, object],
+) -> None:
+    """llama.cpp's n_ctx at /props is the window of the model it serves."""
+    llm_server.props = props
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.runtime_data.context_windows == dict.fromkeys(MODELS, 2048)
+
+
+@pytest.mark.parametrize(
+    "props", [{"n_ctx": "big", "default_generation_settings": None}, ["n_ctx"]]
+)
+async def test_odd_props_are_ignored(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    props: object,
+) -> None:
+    """A /props answer without a usable n_ctx leaves the default window."""
+    llm_server.props = props
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.state is ConfigEntryState.LOADED
+    assert config_entry.runtime_data.context_windows == {}

@@ -15,7 +15,14 @@ from homeassistant.exceptions import (
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import ConfigType
 
-from .client import Failure, async_create_client, async_list_models, classify, describe
+from .client import (
+    Failure,
+    async_create_client,
+    async_list_models_and_windows,
+    async_server_context_window,
+    classify,
+    describe,
+)
 from .const import DOMAIN
 from .memory import MemoryStore, async_get_memory_store
 from .services import async_setup_services
@@ -31,6 +38,8 @@ class ChatterboxRuntime:
     client: openai.AsyncOpenAI
     models: list[str]
     memory: MemoryStore
+    context_windows: dict[str, int]
+    """The context size the server reports per model, where it reports one."""
 
 
 type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]
@@ -47,7 +56,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
     api_key: str | None = entry.data.get(CONF_API_KEY)
     client = await async_create_client(hass, entry.data[CONF_URL], api_key)
     try:
-        models = await async_list_models(client)
+        listed = await async_list_models_and_windows(client)
     except openai.OpenAIError as err:
         # The cause is left out on purpose: servers echo keys in their error text,
         # and Home Assistant logs the chain. `describe` masks them.
@@ -72,8 +81,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
                     translation_placeholders=placeholders,
                 ) from None
 
+    windows = {model: window for model, window in listed.items() if window}
+    if not windows and (n_ctx := await async_server_context_window(client)):
+        windows = dict.fromkeys(listed, n_ctx)
     entry.runtime_data = ChatterboxRuntime(
-        client=client, models=models, memory=await async_get_memory_store(hass)
+        client=client,
+        models=list(listed),
+        memory=await async_get_memory_store(hass),
+        context_windows=windows,
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))

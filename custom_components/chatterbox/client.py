@@ -9,7 +9,7 @@ import openai
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.httpx_client import get_async_client
 
-from .const import CONNECT_TIMEOUT
+from .const import CONNECT_TIMEOUT, LOGGER
 
 # The SDK refuses to build a client without a key, but local servers (Ollama,
 # llama.cpp, LM Studio) need none and ignore the header.
@@ -47,8 +47,45 @@ async def async_create_client(
 
 async def async_list_models(client: openai.AsyncOpenAI) -> list[str]:
     """Return the ids of the server's models, failing fast when it is unwell."""
+    return list(await async_list_models_and_windows(client))
+
+
+async def async_list_models_and_windows(
+    client: openai.AsyncOpenAI,
+) -> dict[str, int | None]:
+    """Return the server's model ids with the context window each reports.
+
+    vLLM lists max_model_len with each model; other servers list none.
+    """
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
-    return [model.id async for model in await probe.models.list()]
+    return {
+        model.id: _positive_int((model.model_extra or {}).get("max_model_len"))
+        async for model in await probe.models.list()
+    }
+
+
+async def async_server_context_window(client: openai.AsyncOpenAI) -> int | None:
+    """Ask a llama.cpp server for its context size; None from any other server.
+
+    llama.cpp serves one model and reports n_ctx at /props, beside /v1.
+    """
+    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
+    url = str(client.base_url).rstrip("/").removesuffix("/v1") + "/props"
+    try:
+        props = await probe.get(url, cast_to=object)
+    except openai.OpenAIError as err:
+        LOGGER.debug("No llama.cpp context size at %s: %s", url, describe(err))
+        return None
+    if not isinstance(props, dict):
+        return None
+    settings = props.get("default_generation_settings")
+    nested = settings.get("n_ctx") if isinstance(settings, dict) else None
+    return _positive_int(props.get("n_ctx") or nested)
+
+
+def _positive_int(value: Any) -> int | None:
+    """Return a token count a server reported, or None when it is not one."""
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def classify(err: openai.OpenAIError) -> Failure:

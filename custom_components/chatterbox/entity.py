@@ -227,7 +227,11 @@ class ChatterboxLLMEntity(Entity):
         the server's prompt cache between blocks; the chat log keeps everything.
         """
         options = self.subentry.data
-        window = int(options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW))
+        window = int(
+            options.get(CONF_CONTEXT_WINDOW)
+            or self.entry.runtime_data.context_windows.get(options[CONF_MODEL])
+            or DEFAULT_CONTEXT_WINDOW
+        )
         reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
         # The estimate is calibrated, not exact: keep a margin below the window.
         budget = int((window - reserve) * BUDGET_MARGIN)

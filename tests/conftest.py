@@ -3,6 +3,7 @@
 import asyncio
 from collections.abc import AsyncGenerator
 import gc
+from typing import Any
 
 import pytest
 
@@ -92,10 +93,19 @@ def config_entry(
     ha_core: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, object]
 ) -> MockConfigEntry:
     """Add a server entry for the test server, with one agent."""
-    entry = MockConfigEntry(
+    entry = server_entry(llm_server.url, agent_data)
+    entry.add_to_hass(ha_core)
+    return entry
+
+
+def server_entry(
+    url: str, agent_data: dict[str, object], **kwargs: Any
+) -> MockConfigEntry:
+    """Build the entry of a server at url, with the kitchen helper agent."""
+    return MockConfigEntry(
         domain=DOMAIN,
         title="127.0.0.1",
-        data={CONF_URL: llm_server.url, CONF_API_KEY: API_KEY},
+        data={CONF_URL: url, CONF_API_KEY: API_KEY},
         subentries_data=[
             ConfigSubentryData(
                 subentry_type=SUBENTRY_CONVERSATION,
@@ -105,9 +115,8 @@ def config_entry(
                 unique_id=None,
             )
         ],
+        **kwargs,
     )
-    entry.add_to_hass(ha_core)
-    return entry
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ import pytest
 
 from homeassistant import loader
 from homeassistant.components import conversation
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
+from homeassistant.const import CONF_MODEL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import frame, llm
@@ -29,7 +28,6 @@ from custom_components.chatterbox.const import (
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
     DOMAIN,
-    SUBENTRY_CONVERSATION,
 )
 from custom_components.chatterbox.memory import (
     MAX_MEMORIES,
@@ -39,7 +37,7 @@ from custom_components.chatterbox.memory import (
     last_exchanges,
 )
 
-from .conftest import AGENT_ENTITY_ID, AGENT_ID, API_KEY, MODELS
+from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, server_entry
 from .llm_server import LLMServer, Text
 
 DEVICE_X = "device0satellite0kitchen"
@@ -319,21 +317,7 @@ async def running_hass(
         frame.async_setup(hass)
         hass.data.pop(loader.DATA_CUSTOM_COMPONENTS)
         assert await async_setup_component(hass, "homeassistant", {})
-        entry = MockConfigEntry(
-            domain=DOMAIN,
-            entry_id="server0entry",
-            title="127.0.0.1",
-            data={CONF_URL: server.url, CONF_API_KEY: API_KEY},
-            subentries_data=[
-                ConfigSubentryData(
-                    subentry_type=SUBENTRY_CONVERSATION,
-                    subentry_id=AGENT_ID,
-                    title="Kitchen helper",
-                    data=data,
-                    unique_id=None,
-                )
-            ],
-        )
+        entry = server_entry(server.url, data, entry_id="server0entry")
         entry.add_to_hass(hass)
         assert await hass.config_entries.async_setup(entry.entry_id)
         await hass.async_block_till_done()

@@ -91,6 +91,11 @@ def _normalize(user_input: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _title(url: str) -> str:
+    """Name a server entry after the host and port it talks to."""
+    return urlsplit(url).netloc or url
+
+
 class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
     """Add, re-authenticate and reconfigure an OpenAI-compatible server."""
 
@@ -151,7 +156,7 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
                     for model in models[:1]
                 ]
                 return self.async_create_entry(
-                    title=urlsplit(data[CONF_URL]).netloc or data[CONF_URL],
+                    title=_title(data[CONF_URL]),
                     data=data,
                     subentries=subentries,
                 )
@@ -202,7 +207,7 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
             if await self._async_probe(data, errors) is not None:
                 return self.async_update_reload_and_abort(
                     entry,
-                    title=urlsplit(data[CONF_URL]).netloc or data[CONF_URL],
+                    title=_title(data[CONF_URL]),
                     data=data,
                 )
         return self.async_show_form(

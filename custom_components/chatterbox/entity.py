@@ -17,7 +17,11 @@ from typing import Any, Final
 import httpx
 import openai
 from openai import AsyncStream
-from openai.types.chat import ChatCompletionChunk, ChatCompletionMessageParam
+from openai.types.chat import (
+    ChatCompletionChunk,
+    ChatCompletionMessageParam,
+    ChatCompletionToolParam,
+)
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
@@ -32,6 +36,7 @@ from .const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY,
     CONF_MEMORY_HOURS,
     CONF_TEMPERATURE,
     CONF_TOP_P,
@@ -56,9 +61,9 @@ from .errors import (
     translate_stream_error,
     user_error,
 )
-from .memory import DEFAULT_MEMORY_HOURS, MEMORY_DEVICE, is_new_conversation, render
+from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from .stream import StreamStats, transform_stream
-from .tool_guard import ToolGuard, guard_tools
+from .tool_guard import guard_tools
 from .wire import content_to_messages, format_tool
 
 # Seconds the server may stay silent, before its first byte or between chunks.
@@ -103,6 +108,13 @@ class ChatterboxLLMEntity(Entity):
             entry_type=dr.DeviceEntryType.SERVICE,
         )
 
+    @property
+    def _client(self) -> openai.AsyncOpenAI:
+        """Return the server's client as the loop uses it: its own retries only."""
+        return self.entry.runtime_data.client.with_options(
+            timeout=REQUEST_TIMEOUT, max_retries=0
+        )
+
     async def _async_handle_chat_log(
         self, chat_log: conversation.ChatLog, memory_key: str | None = None
     ) -> None:
@@ -114,13 +126,22 @@ class ChatterboxLLMEntity(Entity):
         recalled = self._recall(chat_log, memory_key)
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
+            # The same tools, serialized once, go out in every request of the
+            # turn: identical bytes keep the server's prompt cache valid.
+            tools = (
+                [format_tool(tool, guard.custom_serializer) for tool in guard.tools]
+                if guard is not None
+                else []
+            )
             for iteration in range(1, limit + 1):
                 left = limit - iteration
                 # LLM_INFERENCE
                 stats = StreamStats()
                 if guard is not None:
                     guard.argument_errors = stats.tool_argument_errors
-                request = await self._async_request(chat_log, guard, left, recalled)
+                request = await self._async_request(
+                    chat_log, tools, left, recalled, wrap_up=guard is not None
+                )
                 chunks = await self._async_create(request)
                 # TOOL_EXECUTION starts in the chat log as each tool call is read.
                 start = len(chat_log.content)
@@ -169,20 +190,19 @@ class ChatterboxLLMEntity(Entity):
         if memory is None:
             self._recalled.pop(conversation_id, None)
             return None
-        who = "device" if memory_key.split(":")[1] == MEMORY_DEVICE else "user"
-        # The newest conversations last: the oldest is the one evicted.
-        self._recalled.pop(conversation_id, None)
-        self._recalled[conversation_id] = render(memory, who)
-        while len(self._recalled) > MAX_TRACKED_CONVERSATIONS:
-            del self._recalled[next(iter(self._recalled))]
-        return self._recalled[conversation_id]
+        # With a key, the memory option is "device" or "user": whose it is.
+        recalled = render(memory, self.subentry.data[CONF_MEMORY])
+        _keep_recent(self._recalled, conversation_id, recalled)
+        return recalled
 
     async def _async_request(
         self,
         chat_log: conversation.ChatLog,
-        guard: ToolGuard | None,
+        tools: list[ChatCompletionToolParam],
         left: int,
-        recalled: str | None = None,
+        recalled: str | None,
+        *,
+        wrap_up: bool,
     ) -> dict[str, Any]:
         """Build the request for one iteration, inside the context budget."""
         options = self.subentry.data
@@ -194,10 +214,8 @@ class ChatterboxLLMEntity(Entity):
         for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
             if (value := options.get(key)) is not None:
                 request[key] = value
-        if guard is not None and guard.tools:
-            request["tools"] = [
-                format_tool(tool, guard.custom_serializer) for tool in guard.tools
-            ]
+        if tools:
+            request["tools"] = tools
             if not left:
                 request["tool_choice"] = "none"
         messages = _capped(content_to_messages(chat_log.content))
@@ -208,7 +226,7 @@ class ChatterboxLLMEntity(Entity):
         messages = await self._async_fit(
             chat_log.conversation_id, messages, request.get("tools", ())
         )
-        if left < WRAP_UP_ITERATIONS and guard is not None:
+        if left < WRAP_UP_ITERATIONS and wrap_up:
             _add_to_system_prompt(
                 messages, WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE
             )
@@ -235,7 +253,7 @@ class ChatterboxLLMEntity(Entity):
         reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
         # The estimate is calibrated, not exact: keep a margin below the window.
         budget = int((window - reserve) * BUDGET_MARGIN)
-        state = self._compactions.pop(conversation_id, Compaction())
+        state = self._compactions.get(conversation_id, Compaction())
         result = fit(
             messages,
             budget_tokens=budget,
@@ -260,21 +278,15 @@ class ChatterboxLLMEntity(Entity):
                 result.estimated_tokens,
                 budget,
             )
-        # The newest conversations last: the oldest state is the one evicted.
-        self._compactions[conversation_id] = result.state
-        while len(self._compactions) > MAX_TRACKED_CONVERSATIONS:
-            del self._compactions[next(iter(self._compactions))]
+        _keep_recent(self._compactions, conversation_id, result.state)
         return result.messages
 
     async def _async_summarize(
         self, dropped: Sequence[ChatCompletionMessageParam], previous: str | None
     ) -> str | None:
         """Ask the model to fold what leaves the context into the summary."""
-        client = self.entry.runtime_data.client.with_options(
-            timeout=REQUEST_TIMEOUT, max_retries=0
-        )
         try:
-            response = await client.chat.completions.create(
+            response = await self._client.chat.completions.create(
                 model=self.subentry.data[CONF_MODEL],
                 messages=summary_request(dropped, previous),
             )
@@ -289,9 +301,7 @@ class ChatterboxLLMEntity(Entity):
         self, request: dict[str, Any]
     ) -> AsyncStream[ChatCompletionChunk]:
         """Send the request, retrying a rate limit once and a refused tool_choice."""
-        client = self.entry.runtime_data.client.with_options(
-            timeout=REQUEST_TIMEOUT, max_retries=0
-        )
+        client = self._client
         rate_limit_retried = False
         while True:
             try:
@@ -392,6 +402,15 @@ class ChatterboxLLMEntity(Entity):
                 }
             }
         )
+
+
+def _keep_recent[T](recent: dict[str, T], key: str, value: T) -> None:
+    """Store a conversation's value, evicting the least recently stored ones."""
+    # The newest last: re-inserting moves a key to the end of the dict.
+    recent.pop(key, None)
+    recent[key] = value
+    while len(recent) > MAX_TRACKED_CONVERSATIONS:
+        del recent[next(iter(recent))]
 
 
 def _capped(

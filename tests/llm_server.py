@@ -24,6 +24,8 @@ from aiohttp import web
 
 MODELS_PATH = "/v1/models"
 PROPS_PATH = "/props"
+OLLAMA_SHOW_PATH = "/api/show"
+OLLAMA_PS_PATH = "/api/ps"
 CHAT_PATH = "/v1/chat/completions"
 
 # The SDK ignores a zero Retry-After and falls back to its own backoff of half a
@@ -205,6 +207,11 @@ class LLMServer:
         # max_model_len; and llama.cpp's GET /props, when set.
         self.model_fields: dict[str, dict[str, Any]] = {}
         self.props: Any = None
+        # Ollama's POST /api/show body per model, and the models GET /api/ps
+        # lists as loaded; when ollama is None, both paths answer 404, and
+        # /api/ps does when ollama_running is None.
+        self.ollama: dict[str, Any] | None = None
+        self.ollama_running: list[dict[str, Any]] | None = []
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -339,13 +346,8 @@ class LLMServer:
             body = openai_error("Incorrect API key provided.", code="invalid_api_key")
             return web.json_response(body, status=401)
         route = (recorded.method, recorded.path)
-        if route == ("GET", PROPS_PATH):
-            # Only llama.cpp serves /props; other servers answer 404.
-            return (
-                web.json_response(openai_error("Not found"), status=404)
-                if self.props is None
-                else web.json_response(self.props)
-            )
+        if route[1] in (PROPS_PATH, OLLAMA_SHOW_PATH, OLLAMA_PS_PATH):
+            return self._native(route, recorded.json)
         if route == ("GET", MODELS_PATH):
             return (
                 self._models_replies.popleft() if self._models_replies else ModelList()
@@ -359,6 +361,20 @@ class LLMServer:
         if route == ("POST", CHAT_PATH) and self._chat_replies:
             return self._chat_replies.popleft()
         return self._unscripted(recorded)
+
+    def _native(self, route: tuple[str, str], body: Any) -> web.Response:
+        """Answer llama.cpp's or Ollama's own API, or 404 when not that server."""
+        model = body.get("model") if isinstance(body, dict) else None
+        match route:
+            case ("GET", "/props") if self.props is not None:
+                return web.json_response(self.props)
+            case ("POST", "/api/show") if self.ollama and model in self.ollama:
+                return web.json_response(self.ollama[model])
+            case ("GET", "/api/ps") if (
+                self.ollama is not None and self.ollama_running is not None
+            ):
+                return web.json_response({"models": self.ollama_running})
+        return web.json_response(openai_error("Not found"), status=404)
 
     async def _send(
         self, request: web.Request, reply: ChatReply | ModelsReply, body: Any

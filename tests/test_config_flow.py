@@ -18,6 +18,8 @@ from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import (
+    CONF_CONTEXT_WINDOW,
+    CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MEMORY,
@@ -261,6 +263,8 @@ async def test_user_adds_an_agent_with_advanced_settings(
                 CONF_TEMPERATURE: 0.3,
                 CONF_TOP_P: 0.9,
                 CONF_MAX_TOKENS: 512.0,
+                CONF_CONTEXT_WINDOW: 16384.0,
+                CONF_MAX_HISTORY_TOKENS: 3000.0,
             },
         },
     )
@@ -274,6 +278,8 @@ async def test_user_adds_an_agent_with_advanced_settings(
         CONF_TEMPERATURE: 0.3,
         CONF_TOP_P: 0.9,
         CONF_MAX_TOKENS: 512,
+        CONF_CONTEXT_WINDOW: 16384,
+        CONF_MAX_HISTORY_TOKENS: 3000,
     }
     assert len(loaded_entry.subentries) == 2
 

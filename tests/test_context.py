@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
@@ -16,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.chatterbox import entity
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
+    CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
 )
@@ -259,4 +261,59 @@ async def test_the_window_the_server_reports_is_used(
     await talk(hass, server, 12)
 
     assert all(tokenizer(body) <= BUDGET for body in main_requests(server))
+    assert any(is_summary_request(body) for body in server.chat_requests)
+
+
+def _iterations() -> list[dict[str, Any]]:
+    """Return what the Assist debug view shows of the last turn's iterations."""
+    return [
+        event["data"]["chatterbox_iteration"]
+        for event in async_get_traces()[-1].as_dict()["events"]
+        if "chatterbox_iteration" in event.get("data", {})
+    ]
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_the_estimate_tracks_the_tokenizer_after_three_turns(
+    hass: HomeAssistant, server: LLMServer
+) -> None:
+    """The budget's token estimate learns the server's counts within 15 %."""
+    errors: list[float] = []
+    for _turn in range(4):
+        await talk(hass, server, 1)
+        errors += [
+            abs(i["estimated_prompt_tokens"] - i["prompt_tokens"]) / i["prompt_tokens"]
+            for i in _iterations()
+        ]
+
+    assert len(errors) == 8
+    # After three turns (six requests), every estimate is within 15 %.
+    assert all(error <= 0.15 for error in errors[6:]), errors
+    assert errors[-1] < errors[0], errors
+
+
+async def test_a_history_share_keeps_requests_small(
+    hass: HomeAssistant, server: LLMServer, loaded_entry: MockConfigEntry
+) -> None:
+    """With a conversation share set, a big window still gets small requests."""
+    share = 2500
+    subentry = loaded_entry.subentries[AGENT_ID]
+    hass.config_entries.async_update_subentry(
+        loaded_entry,
+        subentry,
+        data={
+            **subentry.data,
+            CONF_CONTEXT_WINDOW: 32000,
+            CONF_MAX_HISTORY_TOKENS: share,
+        },
+    )
+    await hass.async_block_till_done()
+
+    await talk(hass, server, 12)
+
+    history = [
+        tokenizer({"messages": body["messages"][1:]}) for body in main_requests(server)
+    ]
+    # Each turn adds ~400 tokens: without the share, turn 12 would carry 12 of them.
+    assert max(history) <= share, history
     assert any(is_summary_request(body) for body in server.chat_requests)

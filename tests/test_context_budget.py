@@ -408,6 +408,52 @@ def test_small_results_are_not_stubbed() -> None:
     assert fitted.dropped == []
 
 
+def test_a_fact_only_an_old_result_holds_stays_whole() -> None:
+    """Stubs replace dumps and superseded results, not a result's only record.
+
+    The user asked about the door, then twice about the weather in Oslo, then
+    for a long list: the door result is the only record of its fact; the first
+    forecast is superseded by the second; the list is a dump.
+    """
+    messages = [
+        system(),
+        user("Is the door locked?"),
+        call("c1", name="GetState", entity="door"),
+        result("c1", {"state": "unlocked", "changed": "08:12"}),
+        answer("No, it is unlocked."),
+        user("Weather in Oslo?"),
+        call("c2", city="Oslo"),
+        result("c2", forecast(600)),
+        answer("Cloudy."),
+        user("And now?"),
+        call("c3", city="Oslo"),
+        result("c3", forecast(600)),
+        answer("Still cloudy."),
+        user("List every light."),
+        call("c4", name="GetLiveContext"),
+        result("c4", forecast(3000)),
+        answer("There are many."),
+        user("Thanks"),
+    ]
+
+    fitted = fit(
+        messages, budget_tokens=1200, estimator=TokenEstimator(), state=Compaction()
+    )
+
+    assert fitted.compacted
+    assert fitted.state.dropped_exchanges == 0
+    assert fitted.state.stubbed_ids == {"c2", "c4"}
+    sent = {
+        m["tool_call_id"]: m["content"] for m in fitted.messages if "tool_call_id" in m
+    }
+    assert sent["c1"] == messages[3]["content"]
+    assert sent["c3"] == messages[11]["content"]
+    assert json.loads(sent["c2"]) == {
+        "omitted": 'GetForecast({"city": "Oslo"}) result, '
+        f"{len(messages[7]['content'])} chars"
+    }
+
+
 def test_summary_request_keeps_order_tools_and_previous_summary() -> None:
     """The side request is a transcript in one user message after instructions."""
     dropped: list[ChatCompletionMessageParam] = [

@@ -16,8 +16,13 @@ async def test_setup_lists_models_and_unloads(
     """A reachable server loads; its models are kept; unloading works."""
     assert loaded_entry.state is ConfigEntryState.LOADED
     assert loaded_entry.runtime_data.models == list(MODELS)
-    # No context size listed with the models: llama.cpp's /props is asked too.
-    assert [r.path for r in llm_server.requests] == ["/v1/models", "/props"]
+    # No context size listed with the models: llama.cpp's /props is asked,
+    # then Ollama's details of the agent's model.
+    assert [r.path for r in llm_server.requests] == [
+        "/v1/models",
+        "/props",
+        "/api/show",
+    ]
     assert loaded_entry.runtime_data.context_windows == {}
 
     assert await hass.config_entries.async_unload(loaded_entry.entry_id)
@@ -125,6 +130,76 @@ async def test_odd_props_are_ignored(
 ) -> None:
     """A /props answer without a usable n_ctx leaves the default window."""
     llm_server.props = props
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.state is ConfigEntryState.LOADED
+    assert config_entry.runtime_data.context_windows == {}
+
+
+def _ollama_show(parameters: object = "", context_length: int = 32768) -> object:
+    """Return Ollama's /api/show answer for a model, in its real shape."""
+    return {
+        "modelfile": "FROM /models/blobs/sha256-1",
+        "parameters": parameters,
+        "template": "{{ .Prompt }}",
+        "details": {"family": "qwen3", "parameter_size": "8.2B"},
+        "model_info": {
+            "general.architecture": "qwen3",
+            "qwen3.context_length": context_length,
+        },
+        "capabilities": ["completion", "tools"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("show", "running", "window"),
+    [
+        # A Modelfile's num_ctx is what Ollama serves the model with.
+        (_ollama_show('num_ctx 16384\nstop "<|im_end|>"'), [], 16384),
+        # Without one, a loaded model shows the context it was given...
+        (
+            _ollama_show('stop "<|im_end|>"'),
+            [{"name": MODELS[0], "model": MODELS[0], "context_length": 8192}],
+            8192,
+        ),
+        # ...and one not loaded gets Ollama's default, 4096 on small machines,
+        (_ollama_show(), [{"name": "other:1b", "context_length": 2048}], 4096),
+        # but never more than the model itself can read.
+        (_ollama_show(context_length=2048), [], 2048),
+        # So does one whose process list cannot be read,
+        (_ollama_show(), None, 4096),
+        # and odd answers fall back to the default too.
+        ({"parameters": ["num_ctx", 1], "model_info": None}, [{"model": 1}], 4096),
+    ],
+)
+async def test_ollama_reports_the_agents_model_window(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    show: object,
+    running: list[dict[str, object]] | None,
+    window: int,
+) -> None:
+    """Ollama's runtime num_ctx, not the model's maximum, is the agent's window."""
+    llm_server.ollama = {MODELS[0]: show}
+    llm_server.ollama_running = running
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    # Only the agent's model is asked about, not every model Ollama has.
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: window}
+    shown = [r.json for r in llm_server.requests if r.path == "/api/show"]
+    assert shown == [{"model": MODELS[0]}]
+
+
+async def test_an_odd_ollama_answer_leaves_the_default(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """An /api/show answer that is no object says nothing about the window."""
+    llm_server.ollama = {MODELS[0]: ["num_ctx 9000"]}
 
     await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()

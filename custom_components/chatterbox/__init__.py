@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import openai
 
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.const import CONF_API_KEY, CONF_URL, Platform
+from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL, Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import (
     ConfigEntryAuthFailed,
@@ -17,9 +17,9 @@ from homeassistant.helpers.typing import ConfigType
 
 from .client import (
     Failure,
+    async_context_windows,
     async_create_client,
     async_list_models_and_windows,
-    async_server_context_window,
     classify,
     describe,
 )
@@ -81,14 +81,16 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
                     translation_placeholders=placeholders,
                 ) from None
 
-    windows = {model: window for model, window in listed.items() if window}
-    if not windows and (n_ctx := await async_server_context_window(client)):
-        windows = dict.fromkeys(listed, n_ctx)
+    agent_models = {
+        subentry.data[CONF_MODEL]
+        for subentry in entry.subentries.values()
+        if CONF_MODEL in subentry.data
+    }
     entry.runtime_data = ChatterboxRuntime(
         client=client,
         models=list(listed),
         memory=await async_get_memory_store(hass),
-        context_windows=windows,
+        context_windows=await async_context_windows(client, listed, agent_models),
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))

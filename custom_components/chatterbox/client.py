@@ -15,6 +15,11 @@ from .const import CONNECT_TIMEOUT, LOGGER
 # llama.cpp, LM Studio) need none and ignore the header.
 NO_API_KEY = "no-key"
 
+_NUM_CTX = re.compile(r"^num_ctx\s+(\d+)\s*$", re.MULTILINE)
+# What Ollama gives a model that sets no num_ctx, on machines under 24 GiB of
+# VRAM; bigger machines get more, which only makes our budget cautious.
+OLLAMA_DEFAULT_CONTEXT = 4096
+
 _KEY_LIKE = re.compile(r"\b(sk|key|token)-[\w*.-]{4,}", re.IGNORECASE)
 
 
@@ -64,6 +69,28 @@ async def async_list_models_and_windows(
     }
 
 
+async def async_context_windows(
+    client: openai.AsyncOpenAI, listed: dict[str, int | None], agent_models: set[str]
+) -> dict[str, int]:
+    """Return the context window the server gives each model, where it says.
+
+    vLLM lists it with the models, llama.cpp serves one model and tells its
+    n_ctx at /props, and Ollama tells per model, so only the agents' models
+    are asked. A probe that fails leaves the model out: the agent's option or
+    the default applies.
+    """
+    if windows := {model: window for model, window in listed.items() if window}:
+        return windows
+    if n_ctx := await async_server_context_window(client):
+        return dict.fromkeys(listed, n_ctx)
+    for model in sorted(agent_models):
+        if (window := await async_ollama_context_window(client, model)) is None:
+            # Not Ollama (or not answering): no point asking for the others.
+            break
+        windows[model] = window
+    return windows
+
+
 async def async_server_context_window(client: openai.AsyncOpenAI) -> int | None:
     """Ask a llama.cpp server for its context size; None from any other server.
 
@@ -81,6 +108,64 @@ async def async_server_context_window(client: openai.AsyncOpenAI) -> int | None:
     settings = props.get("default_generation_settings")
     nested = settings.get("n_ctx") if isinstance(settings, dict) else None
     return _positive_int(props.get("n_ctx") or nested)
+
+
+async def async_ollama_context_window(
+    client: openai.AsyncOpenAI, model: str
+) -> int | None:
+    """Ask an Ollama server how many tokens it gives the model; None elsewhere.
+
+    Ollama serves a model with the num_ctx of its Modelfile, or the server's
+    default: the context_length a loaded model shows at /api/ps, else 4096
+    on machines under 24 GiB of VRAM. The model's own context_length in
+    model_info is only its ceiling; Ollama silently cuts prompts past num_ctx.
+    """
+    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
+    root = str(client.base_url).rstrip("/").removesuffix("/v1")
+    try:
+        shown = await probe.post(
+            f"{root}/api/show", body={"model": model}, cast_to=object
+        )
+    except openai.OpenAIError as err:
+        LOGGER.debug("No Ollama model details at %s: %s", root, describe(err))
+        return None
+    if not isinstance(shown, dict):
+        return None
+    parameters = shown.get("parameters")
+    if isinstance(parameters, str) and (match := _NUM_CTX.search(parameters)):
+        return _positive_int(int(match.group(1)))
+    info = shown.get("model_info")
+    ceiling = next(
+        (
+            _positive_int(value)
+            for key, value in (info.items() if isinstance(info, dict) else ())
+            if key.endswith(".context_length")
+        ),
+        None,
+    )
+    window = await _async_ollama_loaded_window(probe, root, model)
+    window = window or OLLAMA_DEFAULT_CONTEXT
+    return min(window, ceiling) if ceiling else window
+
+
+async def _async_ollama_loaded_window(
+    probe: openai.AsyncOpenAI, root: str, model: str
+) -> int | None:
+    """Return the context a running Ollama model was loaded with, if it runs."""
+    try:
+        running = await probe.get(f"{root}/api/ps", cast_to=object)
+    except openai.OpenAIError as err:
+        LOGGER.debug("No Ollama process list at %s: %s", root, describe(err))
+        return None
+    loaded = running.get("models") if isinstance(running, dict) else None
+    return next(
+        (
+            _positive_int(item.get("context_length"))
+            for item in (loaded if isinstance(loaded, list) else ())
+            if isinstance(item, dict) and model in (item.get("name"), item.get("model"))
+        ),
+        None,
+    )
 
 
 def _positive_int(value: Any) -> int | None:

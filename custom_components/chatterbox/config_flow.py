@@ -45,6 +45,7 @@ from homeassistant.helpers.selector import (
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import (
     CONF_CONTEXT_WINDOW,
+    CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MEMORY,
@@ -57,6 +58,7 @@ from .const import (
     LOGGER,
     MAX_ITERATIONS,
     MIN_CONTEXT_WINDOW,
+    MIN_HISTORY_TOKENS,
     MIN_ITERATIONS,
     RECOMMENDED_AGENT_OPTIONS,
     SECTION_ADVANCED,
@@ -72,6 +74,7 @@ ADVANCED_OPTIONS = (
     CONF_TOP_P,
     CONF_MAX_TOKENS,
     CONF_CONTEXT_WINDOW,
+    CONF_MAX_HISTORY_TOKENS,
     CONF_MEMORY_HOURS,
 )
 
@@ -352,6 +355,13 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 mode=NumberSelectorMode.BOX,
                             )
                         ),
+                        probatio.Optional(CONF_MAX_HISTORY_TOKENS): NumberSelector(
+                            NumberSelectorConfig(
+                                min=MIN_HISTORY_TOKENS,
+                                step=1,
+                                mode=NumberSelectorMode.BOX,
+                            )
+                        ),
                         probatio.Optional(CONF_MEMORY_HOURS): NumberSelector(
                             NumberSelectorConfig(
                                 min=1,
@@ -385,7 +395,12 @@ def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:
     # Memory off is the default, and agents saved before it existed lack the key.
     if data.get(CONF_MEMORY) == MEMORY_OFF:
         del data[CONF_MEMORY]
-    for key in (CONF_MAX_TOKENS, CONF_CONTEXT_WINDOW, CONF_MEMORY_HOURS):
+    for key in (
+        CONF_MAX_TOKENS,
+        CONF_CONTEXT_WINDOW,
+        CONF_MAX_HISTORY_TOKENS,
+        CONF_MEMORY_HOURS,
+    ):
         if key in data:
             data[key] = int(data[key])
     return data

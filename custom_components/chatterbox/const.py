@@ -15,6 +15,7 @@ CONF_TOP_P: Final = "top_p"
 CONF_MAX_TOKENS: Final = "max_tokens"
 CONF_MAX_ITERATIONS: Final = "max_iterations"
 CONF_CONTEXT_WINDOW: Final = "context_window"
+CONF_MAX_HISTORY_TOKENS: Final = "max_history_tokens"
 CONF_MEMORY: Final = "memory"
 CONF_MEMORY_HOURS: Final = "memory_hours"
 
@@ -25,6 +26,7 @@ DEFAULT_AGENT_NAME: Final = "Chatterbox"
 DEFAULT_MAX_ITERATIONS: Final = 10
 DEFAULT_CONTEXT_WINDOW: Final = 8192
 MIN_CONTEXT_WINDOW: Final = 1024
+MIN_HISTORY_TOKENS: Final = 256
 # Tokens kept free for the answer when max_tokens is not set.
 DEFAULT_ANSWER_RESERVE: Final = 1024
 # A tool result longer than this is shortened in what is sent (not in the log).

@@ -37,6 +37,10 @@ _NOTE_SLACK: Final = 80
 # The note lists this many cuts, so that it stays short however many there are.
 _NOTES_SHOWN: Final = 3
 _STUB_ARGUMENTS: Final = 120
+# Past tool results up to this size stay whole when stubs replace older ones:
+# a state, a value or what an action did, cheap to keep and maybe the only
+# record of it. Bigger ones are dumps the model can fetch again.
+FACT_SIZE: Final = 1000
 _SUMMARY_RESULT_LIMIT: Final = 1000
 SUMMARY_HEADING: Final = "Earlier in this conversation:"
 
@@ -99,19 +103,25 @@ class TokenEstimator:
         self,
         messages: Sequence[ChatCompletionMessageParam],
         tools: Tools,
-        prompt_tokens: int,
-    ) -> None:
-        """Move the ratio toward the one the server's prompt_tokens imply."""
-        content_tokens = prompt_tokens - self.message_overhead * len(messages)
+        prompt_tokens: int | None,
+    ) -> int:
+        """Move the ratio toward the one the server's prompt_tokens imply.
+
+        Returns the estimate of the request from before it learned: what a
+        server that reports no usage is taken to have counted.
+        """
         chars = self.measure(messages, tools)
+        estimated = self.tokens_for(chars, len(messages))
+        content_tokens = (prompt_tokens or 0) - self.message_overhead * len(messages)
         if content_tokens <= 0 or chars == 0:
             # A report this small says nothing about the ratio (or is cached
             # tokens only); learning from it would wreck the estimate.
-            return
+            return estimated
         observed = min(max(chars / content_tokens, _MIN_RATIO), _MAX_RATIO)
         # Smoothed, because one odd report (a prompt of mostly digits or of
         # another language) should not swing the budget of the next request.
         self.chars_per_token += self.smoothing * (observed - self.chars_per_token)
+        return estimated
 
 
 def cap_tool_result(content: str, limit: int = 4000) -> str:
@@ -302,14 +312,7 @@ def fit(  # noqa: PLR0913  # keyword-only, each one a separate concern
     if tokens <= budget_tokens:
         return FitResult(out, state, tokens)
     past = exchanges[:-1]
-    stubs = state.stubbed_ids | {
-        message["tool_call_id"]
-        for exchange in past
-        for message in exchange
-        if message["role"] == "tool"
-        and len(_text(_stub(message, calls)["content"]))
-        < len(_text(message["content"]))
-    }
+    stubs = state.stubbed_ids | _stubbable(exchanges, calls)
     # Sizes per exchange, so that dropping one more is a subtraction.
     chars = [
         estimator.measure(_stubbed(exchange, stubs, calls)) for exchange in exchanges
@@ -344,6 +347,41 @@ def fit(  # noqa: PLR0913  # keyword-only, each one a separate concern
         over_budget=tokens > budget_tokens,
         dropped=[message for exchange in past[start:drop] for message in exchange],
     )
+
+
+def _stubbable(
+    exchanges: Sequence[Messages], calls: Mapping[str, tuple[str, str]]
+) -> set[str]:
+    """Return the ids of tool results before the current exchange to stub.
+
+    A result may be the only record of a fact the conversation still needs,
+    so it stays whole unless a later result of the same call superseded it,
+    or it is a dump too big to keep (its stub names the call, so the model can
+    make it again). A stub never replaces a result shorter than itself.
+    """
+    latest = {
+        calls.get(m["tool_call_id"]): m["tool_call_id"] for m in _results(exchanges)
+    }
+    return {
+        message["tool_call_id"]
+        for message in _results(exchanges[:-1])
+        if (size := len(_text(message["content"])))
+        > len(_text(_stub(message, calls)["content"]))
+        and (
+            size > FACT_SIZE
+            or latest[calls.get(message["tool_call_id"])] != message["tool_call_id"]
+        )
+    }
+
+
+def _results(exchanges: Iterable[Messages]) -> list[ChatCompletionToolMessageParam]:
+    """Return the tool results of exchanges, oldest first."""
+    return [
+        message
+        for exchange in exchanges
+        for message in exchange
+        if message["role"] == "tool"
+    ]
 
 
 def _split(

@@ -34,6 +34,7 @@ from . import ChatterboxConfigEntry
 from .client import describe
 from .const import (
     CONF_CONTEXT_WINDOW,
+    CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MEMORY,
@@ -148,13 +149,12 @@ class ChatterboxLLMEntity(Entity):
                 await self._async_stream_into_log(
                     chat_log, chunks, stats, allow_tools=left > 0
                 )
-                self._trace(chat_log, iteration, stats, chat_log.content[start:])
-                if stats.prompt_tokens:
-                    self._estimator.calibrate(
-                        request["messages"],
-                        request.get("tools", ()),
-                        stats.prompt_tokens,
-                    )
+                estimated = self._estimator.calibrate(
+                    request["messages"], request.get("tools", ()), stats.prompt_tokens
+                )
+                self._trace(
+                    chat_log, iteration, stats, chat_log.content[start:], estimated
+                )
                 # TOOL_DECISION
                 if stats.finish_reason == "content_filter":
                     LOGGER.warning("The server's content filter stopped the answer")
@@ -253,6 +253,10 @@ class ChatterboxLLMEntity(Entity):
         reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
         # The estimate is calibrated, not exact: keep a margin below the window.
         budget = int((window - reserve) * BUDGET_MARGIN)
+        if share := options.get(CONF_MAX_HISTORY_TOKENS):
+            # The share is the conversation's: the prompt and tools come on top.
+            fixed = self._estimator.estimate(messages[:1], tools)
+            budget = min(budget, fixed + int(int(share) * BUDGET_MARGIN))
         state = self._compactions.get(conversation_id, Compaction())
         result = fit(
             messages,
@@ -385,8 +389,13 @@ class ChatterboxLLMEntity(Entity):
         iteration: int,
         stats: StreamStats,
         added: list[conversation.Content],
+        estimated_prompt_tokens: int,
     ) -> None:
-        """Record what one iteration did and cost, for the Assist debug view."""
+        """Record what one iteration did and cost, for the Assist debug view.
+
+        The estimate stands beside the server's prompt_tokens, so a reader can
+        see how closely the budget tracks the model's tokenizer.
+        """
         chat_log.async_trace(
             {
                 "chatterbox_iteration": {
@@ -399,6 +408,7 @@ class ChatterboxLLMEntity(Entity):
                         for call in item.tool_calls or ()
                     ],
                     **stats.as_dict(),
+                    "estimated_prompt_tokens": estimated_prompt_tokens,
                 }
             }
         )

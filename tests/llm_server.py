@@ -18,14 +18,22 @@ from dataclasses import KW_ONLY, dataclass, field, replace
 import itertools
 import json
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from aiohttp import web
+
+from custom_components.chatterbox.capabilities import (
+    PROBE_PROMPT,
+    PROBE_SCHEMA_PROMPT,
+    PROBE_TOOL,
+    PROBE_TOOL_PROMPT,
+)
 
 MODELS_PATH = "/v1/models"
 PROPS_PATH = "/props"
 OLLAMA_SHOW_PATH = "/api/show"
 OLLAMA_PS_PATH = "/api/ps"
+OLLAMA_PATHS = (OLLAMA_SHOW_PATH, OLLAMA_PS_PATH, "/api/generate")
 CHAT_PATH = "/v1/chat/completions"
 
 # The SDK ignores a zero Retry-After and falls back to its own backoff of half a
@@ -154,6 +162,39 @@ type ChatReply = Text | ToolCalls | Error | Raw | Disconnect
 type ModelsReply = ModelList | Error | Raw | Disconnect
 
 
+@dataclass(kw_only=True)
+class Abilities:
+    """What the model behind the server can do, as the capability probe sees it.
+
+    tools: "native" returns parsed tool_calls; "text" writes the call in the
+    content, as a model without a tool parser does; "refused" answers 400 to
+    any request with tools, as llama.cpp does without --jinja.
+    """
+
+    tools: Literal["native", "text", "refused"] = "native"
+    streaming: bool = True
+    reasoning: bool = False
+    json_schema: bool = True
+    probe_error: int | None = None  # when set, every probe gets this status
+
+
+TOOLS_REFUSED = "tools param requires --jinja flag"
+SCHEMA_REFUSED = "response_format json_schema is not supported"
+
+
+def _probe(body: Any) -> str | None:
+    """Return which capability probe a request is, or None."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list) or len(messages) != 1:
+        return None
+    prompt = messages[0].get("content") if isinstance(messages[0], dict) else None
+    return {
+        PROBE_PROMPT: "stream",
+        PROBE_TOOL_PROMPT: "tools",
+        PROBE_SCHEMA_PROMPT: "schema",
+    }.get(prompt)
+
+
 @dataclass(frozen=True)
 class RecordedRequest:
     """One request as the server received it; header names are lower case."""
@@ -195,6 +236,10 @@ class LLMServer:
         self.models = list(models)
         self.api_key = api_key  # when set, requests must carry it as a Bearer token
         self.requests: list[RecordedRequest] = []
+        # Capability probes are answered from abilities, never from the script,
+        # and recorded here rather than in requests.
+        self.abilities = Abilities()
+        self.probes: list[RecordedRequest] = []
         self.unscripted: list[RecordedRequest] = []  # requests nothing was queued for
         self._chat_replies: deque[ChatReply] = deque()
         # Consulted before the queue: a reply for the requests it recognises
@@ -212,6 +257,7 @@ class LLMServer:
         # /api/ps does when ollama_running is None.
         self.ollama: dict[str, Any] | None = None
         self.ollama_running: list[dict[str, Any]] | None = []
+        self.ollama_generate_status = 200  # the status of POST /api/generate
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -331,6 +377,9 @@ class LLMServer:
             body = None
         headers = {name.lower(): value for name, value in request.headers.items()}
         recorded = RecordedRequest(request.method, request.path, headers, body)
+        if _probe(body) is not None:
+            self.probes.append(recorded)
+            return recorded
         self.requests.append(recorded)
         async with self._arrived:
             self._arrived.notify_all()
@@ -346,21 +395,49 @@ class LLMServer:
             body = openai_error("Incorrect API key provided.", code="invalid_api_key")
             return web.json_response(body, status=401)
         route = (recorded.method, recorded.path)
-        if route[1] in (PROPS_PATH, OLLAMA_SHOW_PATH, OLLAMA_PS_PATH):
+        if route[1] in (PROPS_PATH, *OLLAMA_PATHS):
             return self._native(route, recorded.json)
         if route == ("GET", MODELS_PATH):
             return (
                 self._models_replies.popleft() if self._models_replies else ModelList()
             )
-        if (
-            route == ("POST", CHAT_PATH)
-            and self.responder is not None
-            and (reply := self.responder(recorded.json)) is not None
-        ):
+        if route == ("POST", CHAT_PATH) and (reply := self._chat_reply(recorded.json)):
             return reply
-        if route == ("POST", CHAT_PATH) and self._chat_replies:
-            return self._chat_replies.popleft()
         return self._unscripted(recorded)
+
+    def _chat_reply(self, body: Any) -> ChatReply | None:
+        """Return the reply to a chat request: by abilities, responder or queue."""
+        if reply := self._by_abilities(body):
+            return reply
+        if self.responder is not None and (reply := self.responder(body)):
+            return reply
+        return self._chat_replies.popleft() if self._chat_replies else None
+
+    def _by_abilities(self, body: Any) -> ChatReply | None:
+        """Refuse what the model cannot do, as its server would; answer probes."""
+        if not isinstance(body, dict):
+            return None
+        if self.abilities.tools == "refused" and body.get("tools"):
+            return Error(400, openai_error(TOOLS_REFUSED), headers={})
+        schema = (body.get("response_format") or {}).get("type") == "json_schema"
+        if schema and not self.abilities.json_schema:
+            return Error(400, openai_error(SCHEMA_REFUSED), headers={})
+        if body.get("stream") and not self.abilities.streaming:
+            return Error(400, openai_error("stream is not supported"), headers={})
+        probe = _probe(body)
+        if probe is not None and self.abilities.probe_error is not None:
+            return Error(self.abilities.probe_error, openai_error("busy"), headers={})
+        return None if probe is None else self._probe_reply(probe)
+
+    def _probe_reply(self, probe: str) -> ChatReply:
+        """Answer a capability probe the way the model would."""
+        if probe == "tools":
+            if self.abilities.tools == "native":
+                return ToolCalls([Call(PROBE_TOOL, id="call_probe")])
+            return Text(f'<tool_call>\n{{"name": "{PROBE_TOOL}"')
+        if probe == "schema":
+            return Text('{"ok": true}')
+        return Text("OK", reasoning="Fine." if self.abilities.reasoning else None)
 
     def _native(self, route: tuple[str, str], body: Any) -> web.Response:
         """Answer llama.cpp's or Ollama's own API, or 404 when not that server."""
@@ -374,6 +451,12 @@ class LLMServer:
                 self.ollama is not None and self.ollama_running is not None
             ):
                 return web.json_response({"models": self.ollama_running})
+            case ("POST", "/api/generate") if self.ollama is not None:
+                # A generate request without a prompt only loads the model.
+                return web.json_response(
+                    {"model": model, "response": "", "done": True},
+                    status=self.ollama_generate_status,
+                )
         return web.json_response(openai_error("Not found"), status=404)
 
     async def _send(

@@ -19,12 +19,16 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
+    CONF_EXTRA_BODY,
+    CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
+    CONF_SPEECH,
     CONF_TEMPERATURE,
+    CONF_TOOL_MODE,
     CONF_TOP_P,
     DOMAIN,
     SECTION_ADVANCED,
@@ -402,3 +406,93 @@ async def test_agent_memory_settings(
         CONF_MODEL: MODELS[0],
         CONF_MAX_ITERATIONS: 10,
     }
+
+
+async def test_local_server_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Speech, tool mode, keep-alive and an extra body; defaults are unsaved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    speech = next(key for key in schema if key == CONF_SPEECH)
+    assert speech.default() is True
+    advanced = schema[SECTION_ADVANCED].schema.schema
+    tool_mode = next(key for key in advanced if key == CONF_TOOL_MODE)
+    assert advanced[tool_mode].config["options"] == ["auto", "native", "text"]
+    keep_alive = next(key for key in advanced if key == CONF_KEEP_ALIVE)
+    assert keep_alive.default() == "off"
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_SPEECH: False,
+            SECTION_ADVANCED: {
+                CONF_TOOL_MODE: "text",
+                CONF_KEEP_ALIVE: "-1",
+                CONF_EXTRA_BODY: {"top_k": 20},
+            },
+        },
+    )
+
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        CONF_SPEECH: False,
+        CONF_TOOL_MODE: "text",
+        CONF_KEEP_ALIVE: "-1",
+        CONF_EXTRA_BODY: {"top_k": 20},
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra_body", "error", "placeholders"),
+    [
+        (["top_k", 20], "extra_body_not_object", {}),
+        (
+            {"top_k": 20, "stream": False, "model": "x"},
+            "extra_body_reserved",
+            {"keys": "model, stream"},
+        ),
+    ],
+)
+async def test_an_extra_body_that_cannot_work_is_refused(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    extra_body: object,
+    error: str,
+    placeholders: dict[str, str],
+) -> None:
+    """The form says what is wrong, keeps what was typed, and saves nothing."""
+    before = dict(loaded_entry.subentries[AGENT_ID].data)
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    typed = {
+        CONF_NAME: "Bedroom",
+        CONF_MODEL: MODELS[1],
+        CONF_MAX_ITERATIONS: 10,
+        SECTION_ADVANCED: {CONF_EXTRA_BODY: extra_body},
+    }
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], dict(typed)
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": error}
+    assert result["description_placeholders"] == placeholders
+    schema = result["data_schema"].schema
+    name = next(key for key in schema if key == CONF_NAME)
+    assert name.description == {"suggested_value": "Bedroom"}
+    assert len(loaded_entry.subentries) == 1
+    assert loaded_entry.subentries[AGENT_ID].data == before
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**typed, SECTION_ADVANCED: {CONF_EXTRA_BODY: {"top_k": 20}}}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["data"][CONF_EXTRA_BODY] == {"top_k": 20}

@@ -128,10 +128,10 @@ def _translation_keys_in_code() -> set[str]:
 
 
 def test_every_translation_key_in_the_code_is_translated() -> None:
-    """Each exception key the code raises has an English message."""
+    """Each exception, repair and entity key the code uses has English text."""
     keys = _translation_keys_in_code()
     assert keys, "the code raises translated errors"
-    translated = set(TRANSLATIONS["exceptions"])
+    translated = set(TRANSLATIONS["exceptions"]) | set(TRANSLATIONS["issues"])
     assert keys <= translated | _entity_translation_keys()
 
 

@@ -13,7 +13,11 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv, llm, selector
 
-from custom_components.chatterbox.wire import content_to_messages, format_tool
+from custom_components.chatterbox.wire import (
+    content_to_messages,
+    format_tool,
+    with_text_tool_calls,
+)
 
 AGENT = "conversation.chatterbox"
 
@@ -497,3 +501,87 @@ def test_selectors_are_described_without_a_serializer() -> None:
     schema = parameters_of(tool, None)
 
     assert schema["properties"]["source"] == {"type": "string", "enum": ["a"]}
+
+
+def test_text_mode_writes_calls_and_results_as_text() -> None:
+    """For a server without tool support, calls and results become plain turns.
+
+    The user asked for two lights; the model called two tools in one round and
+    then answered. Results of one round share one user message, so the roles
+    still alternate.
+    """
+    messages = content_to_messages(
+        [
+            conversation.SystemContent("Be brief."),
+            conversation.UserContent("Lights on in the hall and kitchen"),
+            conversation.AssistantContent(
+                AGENT,
+                "Sure.",
+                tool_calls=[
+                    llm.ToolInput("HassTurnOn", {"name": "hall"}, id="c1"),
+                    llm.ToolInput("HassTurnOn", {"name": "kitchen"}, id="c2"),
+                ],
+            ),
+            conversation.ToolResultContent(
+                AGENT, "c1", "HassTurnOn", llm.ToolResult(data={"ok": 1})
+            ),
+            conversation.ToolResultContent(
+                AGENT, "c2", "HassTurnOn", llm.ToolResult(data={"ok": 2})
+            ),
+            conversation.AssistantContent(AGENT, "Both are on."),
+        ]
+    )
+
+    text = with_text_tool_calls(messages)
+
+    assert [m["role"] for m in text] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert text[2]["content"] == (
+        "Sure.\n"
+        '<tool_call>\n{"name":"HassTurnOn","arguments":{"name":"hall"}}\n</tool_call>\n'
+        '<tool_call>\n{"name":"HassTurnOn","arguments":{"name":"kitchen"}}\n</tool_call>'
+    )
+    assert text[3]["content"] == (
+        '<tool_response>\n{"data":{"ok":1},"error":false}\n</tool_response>\n'
+        '<tool_response>\n{"data":{"ok":2},"error":false}\n</tool_response>'
+    )
+    assert text[4] == messages[-1]
+    # The native messages are left as they were.
+    assert messages[3]["role"] == "tool"
+
+
+def test_text_mode_keeps_arguments_that_are_not_json() -> None:
+    """A call whose arguments never parsed is written with them as text."""
+    messages: list[Any] = [
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Trying."}],
+            "tool_calls": [
+                {
+                    "type": "function",
+                    "id": "c1",
+                    "function": {"name": "GetState", "arguments": "{broken"},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": [{"type": "text", "text": "E"}],
+        },
+    ]
+
+    text = with_text_tool_calls(messages)
+
+    assert text[0]["content"] == (
+        'Trying.\n<tool_call>\n{"name":"GetState","arguments":"{broken"}\n</tool_call>'
+    )
+    assert text[1] == {
+        "role": "user",
+        "content": "<tool_response>\nE\n</tool_response>",
+    }

@@ -1,29 +1,45 @@
 """Chatterbox: an agentic conversation agent on any OpenAI-compatible server."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import openai
 
-from homeassistant.config_entries import ConfigEntry
-from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL, Platform
+from homeassistant.config_entries import ConfigEntry, ConfigSubentry
+from homeassistant.const import (
+    CONF_API_KEY,
+    CONF_LLM_HASS_API,
+    CONF_MODEL,
+    CONF_URL,
+    Platform,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import (
     ConfigEntryAuthFailed,
     ConfigEntryError,
     ConfigEntryNotReady,
 )
-from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import config_validation as cv, issue_registry as ir
+from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.typing import ConfigType
 
+from .capabilities import Capabilities, async_probe
 from .client import (
     Failure,
+    ServerKind,
     async_context_windows,
     async_create_client,
     async_list_models_and_windows,
+    async_ollama_keep_alive,
     classify,
     describe,
 )
-from .const import DOMAIN
+from .const import (
+    CONF_KEEP_ALIVE,
+    DOMAIN,
+    KEEP_ALIVE_OFF,
+    LOGGER,
+    SUBENTRY_CONVERSATION,
+)
 from .memory import MemoryStore, async_get_memory_store
 from .services import async_setup_services
 
@@ -40,6 +56,9 @@ class ChatterboxRuntime:
     memory: MemoryStore
     context_windows: dict[str, int]
     """The context size the server reports per model, where it reports one."""
+    server_kind: ServerKind | None = None
+    capabilities: dict[str, Capabilities] = field(default_factory=dict)
+    """The probe's verdicts per model of an agent, once it has run."""
 
 
 type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]
@@ -86,15 +105,78 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
         for subentry in entry.subentries.values()
         if CONF_MODEL in subentry.data
     }
+    windows, server_kind = await async_context_windows(client, listed, agent_models)
     entry.runtime_data = ChatterboxRuntime(
         client=client,
         models=list(listed),
         memory=await async_get_memory_store(hass),
-        context_windows=await async_context_windows(client, listed, agent_models),
+        context_windows=windows,
+        server_kind=server_kind,
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
+
+    async def _async_probe_when_started(hass: HomeAssistant) -> None:
+        # In the background, after start-up: a failed probe never blocks setup.
+        entry.async_create_background_task(
+            hass, _async_probe_agents(hass, entry), f"{DOMAIN} probe {entry.title}"
+        )
+
+    entry.async_on_unload(async_at_started(hass, _async_probe_when_started))
     return True
+
+
+async def _async_probe_agents(
+    hass: HomeAssistant, entry: ChatterboxConfigEntry
+) -> None:
+    """Probe each agent's model, raise or clear repairs, and warm models up.
+
+    The probe's tiny requests also load the model, so the first voice command
+    after a restart or a change does not wait for it.
+    """
+    runtime = entry.runtime_data
+    agents = [
+        subentry
+        for subentry in entry.subentries.values()
+        if subentry.subentry_type == SUBENTRY_CONVERSATION
+    ]
+    for model in sorted({agent.data[CONF_MODEL] for agent in agents}):
+        runtime.capabilities[model] = await async_probe(
+            runtime.client, model, runtime.context_windows.get(model)
+        )
+        LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
+    for agent in agents:
+        model = agent.data[CONF_MODEL]
+        _update_tools_issue(hass, entry, agent, runtime.capabilities[model])
+        keep_alive = agent.data.get(CONF_KEEP_ALIVE, KEEP_ALIVE_OFF)
+        if runtime.server_kind is ServerKind.OLLAMA and keep_alive != KEEP_ALIVE_OFF:
+            await async_ollama_keep_alive(runtime.client, model, keep_alive)
+
+
+def _update_tools_issue(
+    hass: HomeAssistant,
+    entry: ChatterboxConfigEntry,
+    agent: ConfigSubentry,
+    capabilities: Capabilities,
+) -> None:
+    """Tell the user when an agent's tools cannot work natively, until they can."""
+    issue_id = f"tools_unsupported_{agent.subentry_id}"
+    if capabilities.tools is False and agent.data.get(CONF_LLM_HASS_API):
+        ir.async_create_issue(
+            hass,
+            DOMAIN,
+            issue_id,
+            is_fixable=False,
+            severity=ir.IssueSeverity.WARNING,
+            translation_key="tools_unsupported",
+            translation_placeholders={
+                "agent": agent.title,
+                "model": agent.data[CONF_MODEL],
+                "url": entry.data[CONF_URL],
+            },
+        )
+    else:
+        ir.async_delete_issue(hass, DOMAIN, issue_id)
 
 
 async def _async_update_listener(
@@ -102,6 +184,12 @@ async def _async_update_listener(
 ) -> None:
     """Reload the entry so agents pick up changed settings."""
     await hass.config_entries.async_reload(entry.entry_id)
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> None:
+    """Withdraw the repairs of a removed server's agents."""
+    for subentry_id in entry.subentries:
+        ir.async_delete_issue(hass, DOMAIN, f"tools_unsupported_{subentry_id}")
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> bool:

@@ -19,6 +19,8 @@ _NUM_CTX = re.compile(r"^num_ctx\s+(\d+)\s*$", re.MULTILINE)
 # What Ollama gives a model that sets no num_ctx, on machines under 24 GiB of
 # VRAM; bigger machines get more, which only makes our budget cautious.
 OLLAMA_DEFAULT_CONTEXT = 4096
+# Loading a big model from disk can take this long.
+WARM_UP_TIMEOUT = 120.0
 
 _KEY_LIKE = re.compile(r"\b(sk|key|token)-[\w*.-]{4,}", re.IGNORECASE)
 
@@ -69,10 +71,18 @@ async def async_list_models_and_windows(
     }
 
 
+class ServerKind(StrEnum):
+    """The servers that tell more about themselves than the OpenAI API does."""
+
+    VLLM = "vllm"
+    LLAMA_CPP = "llama.cpp"
+    OLLAMA = "ollama"
+
+
 async def async_context_windows(
     client: openai.AsyncOpenAI, listed: dict[str, int | None], agent_models: set[str]
-) -> dict[str, int]:
-    """Return the context window the server gives each model, where it says.
+) -> tuple[dict[str, int], ServerKind | None]:
+    """Return the context window the server gives each model, and its kind.
 
     vLLM lists it with the models, llama.cpp serves one model and tells its
     n_ctx at /props, and Ollama tells per model, so only the agents' models
@@ -80,15 +90,36 @@ async def async_context_windows(
     the default applies.
     """
     if windows := {model: window for model, window in listed.items() if window}:
-        return windows
+        return windows, ServerKind.VLLM
     if n_ctx := await async_server_context_window(client):
-        return dict.fromkeys(listed, n_ctx)
+        return dict.fromkeys(listed, n_ctx), ServerKind.LLAMA_CPP
     for model in sorted(agent_models):
         if (window := await async_ollama_context_window(client, model)) is None:
             # Not Ollama (or not answering): no point asking for the others.
             break
         windows[model] = window
-    return windows
+    return windows, ServerKind.OLLAMA if windows else None
+
+
+async def async_ollama_keep_alive(
+    client: openai.AsyncOpenAI, model: str, keep_alive: str
+) -> None:
+    """Load a model on Ollama and keep it loaded for keep_alive ("-1": always).
+
+    A generate request without a prompt only loads the model. Requests to the
+    OpenAI endpoint do not reset the duration it sets.
+    """
+    probe = client.with_options(timeout=WARM_UP_TIMEOUT, max_retries=0)
+    root = str(client.base_url).rstrip("/").removesuffix("/v1")
+    duration: int | str = -1 if keep_alive == "-1" else keep_alive
+    try:
+        await probe.post(
+            f"{root}/api/generate",
+            body={"model": model, "keep_alive": duration},
+            cast_to=object,
+        )
+    except openai.OpenAIError as err:
+        LOGGER.warning("Could not keep %s loaded on Ollama: %s", model, describe(err))
 
 
 async def async_server_context_window(client: openai.AsyncOpenAI) -> int | None:

@@ -29,9 +29,11 @@ from homeassistant.core import callback
 from homeassistant.data_entry_flow import section
 from homeassistant.helpers import llm
 from homeassistant.helpers.selector import (
+    BooleanSelector,
     NumberSelector,
     NumberSelectorConfig,
     NumberSelectorMode,
+    ObjectSelector,
     SelectOptionDict,
     SelectSelector,
     SelectSelectorConfig,
@@ -45,24 +47,33 @@ from homeassistant.helpers.selector import (
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import (
     CONF_CONTEXT_WINDOW,
+    CONF_EXTRA_BODY,
+    CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
+    CONF_SPEECH,
     CONF_TEMPERATURE,
+    CONF_TOOL_MODE,
     CONF_TOP_P,
     DEFAULT_AGENT_NAME,
     DEFAULT_MAX_ITERATIONS,
     DOMAIN,
+    KEEP_ALIVE_OFF,
+    KEEP_ALIVES,
     LOGGER,
     MAX_ITERATIONS,
     MIN_CONTEXT_WINDOW,
     MIN_HISTORY_TOKENS,
     MIN_ITERATIONS,
     RECOMMENDED_AGENT_OPTIONS,
+    RESERVED_BODY_KEYS,
     SECTION_ADVANCED,
     SUBENTRY_CONVERSATION,
+    TOOL_MODE_AUTO,
+    TOOL_MODES,
 )
 from .memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
 
@@ -76,7 +87,18 @@ ADVANCED_OPTIONS = (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MEMORY_HOURS,
+    CONF_TOOL_MODE,
+    CONF_KEEP_ALIVE,
+    CONF_EXTRA_BODY,
 )
+# Settings saved only when they differ from these defaults, so that agents
+# saved before a setting existed read the same as new ones.
+UNSAVED_DEFAULTS = {
+    CONF_MEMORY: MEMORY_OFF,
+    CONF_SPEECH: True,
+    CONF_TOOL_MODE: TOOL_MODE_AUTO,
+    CONF_KEEP_ALIVE: KEEP_ALIVE_OFF,
+}
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
 KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
@@ -254,26 +276,42 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         if entry.state is not ConfigEntryState.LOADED:
             return self.async_abort(reason="entry_not_loaded")
 
+        errors: dict[str, str] = {}
+        placeholders: dict[str, str] = {}
         if user_input is not None:
             title = user_input.pop(CONF_NAME, None)
             data = _agent_data(user_input)
-            if self._is_new:
+            extra = data.get(CONF_EXTRA_BODY)
+            if extra is not None and not isinstance(extra, dict):
+                errors["base"] = "extra_body_not_object"
+            elif reserved := sorted(RESERVED_BODY_KEYS.intersection(extra or {})):
+                errors["base"] = "extra_body_reserved"
+                placeholders["keys"] = ", ".join(reserved)
+            elif self._is_new:
                 return self.async_create_entry(
                     title=title or DEFAULT_AGENT_NAME, data=data
                 )
-            return self.async_update_and_abort(
-                entry, self._get_reconfigure_subentry(), data=data
-            )
+            else:
+                return self.async_update_and_abort(
+                    entry, self._get_reconfigure_subentry(), data=data
+                )
+            if title is not None:
+                user_input[CONF_NAME] = title
 
         return self.async_show_form(
             step_id="init",
             data_schema=self.add_suggested_values_to_schema(
-                await self._async_schema(entry), self._suggested_values()
+                await self._async_schema(entry),
+                self._suggested_values(user_input),
             ),
+            errors=errors,
+            description_placeholders=placeholders,
         )
 
-    def _suggested_values(self) -> dict[str, Any]:
-        """Return the current settings in the shape of the form."""
+    def _suggested_values(self, user_input: dict[str, Any] | None) -> dict[str, Any]:
+        """Return the settings to show: what was entered, else the current ones."""
+        if user_input is not None:
+            return user_input
         values = {
             key: value
             for key, value in self.options.items()
@@ -334,6 +372,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                     mode=SelectSelectorMode.DROPDOWN,
                 )
             ),
+            probatio.Required(CONF_SPEECH, default=True): BooleanSelector(),
             probatio.Required(SECTION_ADVANCED): section(
                 probatio.Schema(
                     {
@@ -371,6 +410,25 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 unit_of_measurement="h",
                             )
                         ),
+                        probatio.Optional(
+                            CONF_TOOL_MODE, default=TOOL_MODE_AUTO
+                        ): SelectSelector(
+                            SelectSelectorConfig(
+                                options=list(TOOL_MODES),
+                                translation_key=CONF_TOOL_MODE,
+                                mode=SelectSelectorMode.DROPDOWN,
+                            )
+                        ),
+                        probatio.Optional(
+                            CONF_KEEP_ALIVE, default=KEEP_ALIVE_OFF
+                        ): SelectSelector(
+                            SelectSelectorConfig(
+                                options=list(KEEP_ALIVES),
+                                translation_key=CONF_KEEP_ALIVE,
+                                mode=SelectSelectorMode.DROPDOWN,
+                            )
+                        ),
+                        probatio.Optional(CONF_EXTRA_BODY): ObjectSelector(),
                     }
                 ),
                 {"collapsed": True},
@@ -389,12 +447,12 @@ def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:
     data |= {
         key: value
         for key, value in user_input.get(SECTION_ADVANCED, {}).items()
-        if value is not None
+        if value not in (None, "", {})
     }
     data[CONF_MAX_ITERATIONS] = int(data[CONF_MAX_ITERATIONS])
-    # Memory off is the default, and agents saved before it existed lack the key.
-    if data.get(CONF_MEMORY) == MEMORY_OFF:
-        del data[CONF_MEMORY]
+    for key, default in UNSAVED_DEFAULTS.items():
+        if data.get(key) == default:
+            del data[key]
     for key in (
         CONF_MAX_TOKENS,
         CONF_CONTEXT_WINDOW,

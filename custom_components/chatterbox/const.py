@@ -18,6 +18,22 @@ CONF_CONTEXT_WINDOW: Final = "context_window"
 CONF_MAX_HISTORY_TOKENS: Final = "max_history_tokens"
 CONF_MEMORY: Final = "memory"
 CONF_MEMORY_HOURS: Final = "memory_hours"
+CONF_SPEECH: Final = "speech"
+CONF_TOOL_MODE: Final = "tool_mode"
+CONF_KEEP_ALIVE: Final = "keep_alive"
+CONF_EXTRA_BODY: Final = "extra_body"
+
+TOOL_MODE_AUTO: Final = "auto"
+TOOL_MODE_NATIVE: Final = "native"
+TOOL_MODE_TEXT: Final = "text"
+TOOL_MODES: Final = (TOOL_MODE_AUTO, TOOL_MODE_NATIVE, TOOL_MODE_TEXT)
+KEEP_ALIVE_OFF: Final = "off"
+# Ollama durations; "-1" keeps the model loaded until Ollama stops.
+KEEP_ALIVES: Final = (KEEP_ALIVE_OFF, "30m", "1h", "4h", "24h", "-1")
+# Request fields the agent owns: the extra body may not replace them.
+RESERVED_BODY_KEYS: Final = frozenset(
+    {"model", "messages", "stream", "stream_options", "tools", "tool_choice", "n"}
+)
 
 SUBENTRY_CONVERSATION: Final = "conversation"
 SECTION_ADVANCED: Final = "advanced"

@@ -34,6 +34,7 @@ from . import ChatterboxConfigEntry
 from .client import describe
 from .const import (
     CONF_CONTEXT_WINDOW,
+    CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
@@ -214,6 +215,8 @@ class ChatterboxLLMEntity(Entity):
         for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
             if (value := options.get(key)) is not None:
                 request[key] = value
+        if extra := options.get(CONF_EXTRA_BODY):
+            request["extra_body"] = extra
         if tools:
             request["tools"] = tools
             if not left:
@@ -293,6 +296,7 @@ class ChatterboxLLMEntity(Entity):
             response = await self._client.chat.completions.create(
                 model=self.subentry.data[CONF_MODEL],
                 messages=summary_request(dropped, previous),
+                extra_body=self.subentry.data.get(CONF_EXTRA_BODY),
             )
             summary = response.choices[0].message.content
         except (openai.OpenAIError, httpx.HTTPError, AttributeError, IndexError) as err:

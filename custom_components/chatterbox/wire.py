@@ -1,6 +1,7 @@
 """Convert chat log content and tools to the chat completions wire format."""
 
 from collections.abc import Callable, Iterable
+import json
 from typing import Any, Final
 
 from openai.types.chat import (
@@ -77,6 +78,66 @@ def content_to_messages(
                     )
                 )
     return messages
+
+
+def with_text_tool_calls(
+    messages: Iterable[ChatCompletionMessageParam],
+) -> list[ChatCompletionMessageParam]:
+    """Write tool calls and results as text, for servers without tool support.
+
+    A server that cannot parse tool calls has a chat template that cannot
+    render them either: calls go into the assistant's text in the Hermes form
+    the text-mode prompt asks for, and results come back in a user message.
+    """
+    out: list[ChatCompletionMessageParam] = []
+    for message in messages:
+        if message["role"] == "assistant" and message.get("tool_calls"):
+            calls = [
+                "<tool_call>\n"
+                + json_dumps(
+                    {
+                        "name": call["function"]["name"],
+                        "arguments": _arguments(call["function"]["arguments"]),
+                    }
+                )
+                + "\n</tool_call>"
+                for call in message.get("tool_calls", ())
+                if call["type"] == "function"
+            ]
+            text = _text(message.get("content"))
+            out.append(
+                ChatCompletionAssistantMessageParam(
+                    role="assistant", content="\n".join([text, *calls]).strip()
+                )
+            )
+        elif message["role"] == "tool":
+            response = f"<tool_response>\n{_text(message['content'])}\n</tool_response>"
+            if out and out[-1]["role"] == "user":
+                # Templates want the roles to alternate: one user message
+                # carries all the results of one round.
+                response = f"{_text(out[-1]['content'])}\n{response}"
+                out.pop()
+            out.append(ChatCompletionUserMessageParam(role="user", content=response))
+        else:
+            out.append(message)
+    return out
+
+
+def _arguments(arguments: str) -> Any:
+    """Return a call's arguments as JSON data, or the text when it is not JSON."""
+    try:
+        return json.loads(arguments)
+    except ValueError:
+        return arguments
+
+
+def _text(content: Any) -> str:
+    """Return the text of message content, a string or a list of parts."""
+    if isinstance(content, str):
+        return content
+    return "".join(
+        part.get("text", "") for part in content or () if isinstance(part, dict)
+    )
 
 
 def _assistant_message(

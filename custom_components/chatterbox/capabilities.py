@@ -1,0 +1,182 @@
+"""What a model on a server can do, found out with a few tiny requests.
+
+Local servers differ: llama.cpp accepts tools only with --jinja, vLLM only with
+a tool-call parser, some Ollama models have no tool template and some servers
+return a tool call as text in the content. The probe asks once per setup, and
+its verdicts choose the agent's defaults.
+"""
+
+from dataclasses import asdict, dataclass
+from typing import Any, Final, Literal
+
+import httpx
+import openai
+
+from .client import describe
+from .const import LOGGER
+
+PROBE_TIMEOUT: Final = 30.0
+PROBE_MAX_TOKENS: Final = 8
+# The probes' own words, so a server log shows what they are.
+PROBE_PROMPT: Final = "Capability check: reply with the single word OK."
+PROBE_TOOL_PROMPT: Final = "Capability check: call the ping tool."
+PROBE_SCHEMA_PROMPT: Final = 'Capability check: answer {"ok": true}.'
+PROBE_TOOL: Final = "ping"
+# How the common chat templates begin a tool call written as text.
+TEXT_CALL_MARKERS: Final = (
+    "<tool_call>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<function=",
+    "<invoke ",
+    '{"name"',
+    "```json",
+)
+
+type ToolCallStyle = Literal["native", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """The probe's verdicts on one model; None where it could not tell."""
+
+    tools: bool | None = None
+    """The server accepts a request with `tools`."""
+    tool_calls: ToolCallStyle | None = None
+    """Whether calls come back parsed in tool_calls, or as text in the content."""
+    streaming: bool | None = None
+    reasoning: bool = False
+    """The model sends reasoning (a reasoning field or <think> in the content)."""
+    json_schema: bool | None = None
+    """The server accepts response_format with a JSON schema."""
+    context_window: int | None = None
+
+    @property
+    def text_tools(self) -> bool:
+        """Return whether tools should go in the prompt rather than the request."""
+        return self.tools is False or self.tool_calls == "text"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the verdicts for diagnostics."""
+        return asdict(self)
+
+
+async def async_probe(
+    client: openai.AsyncOpenAI, model: str, context_window: int | None
+) -> Capabilities:
+    """Ask the server three tiny questions about the model."""
+    probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
+    streaming, reasoning = await _async_probe_streaming(probe, model)
+    tools, tool_calls = await _async_probe_tools(probe, model)
+    return Capabilities(
+        tools=tools,
+        tool_calls=tool_calls,
+        streaming=streaming,
+        reasoning=reasoning,
+        json_schema=await _async_probe_json_schema(probe, model),
+        context_window=context_window,
+    )
+
+
+def _ask(prompt: str) -> list[Any]:
+    """Return the messages of a probe."""
+    return [{"role": "user", "content": prompt}]
+
+
+async def _async_probe_streaming(
+    probe: openai.AsyncOpenAI, model: str
+) -> tuple[bool | None, bool]:
+    """Return whether the server streams, and whether the model reasons."""
+    chunks = 0
+    reasoning = False
+    try:
+        stream = await probe.chat.completions.create(
+            model=model,
+            messages=_ask(PROBE_PROMPT),
+            max_tokens=PROBE_MAX_TOKENS,
+            stream=True,
+        )
+        async with stream:
+            async for chunk in stream:
+                chunks += 1
+                for choice in chunk.choices:
+                    extra = choice.delta.model_extra or {}
+                    reasoning = reasoning or any(
+                        extra.get(key) for key in ("reasoning_content", "reasoning")
+                    )
+                    reasoning = reasoning or "<think>" in (choice.delta.content or "")
+    except openai.BadRequestError as err:
+        LOGGER.debug("%s does not stream: %s", model, describe(err))
+        return False, False
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        LOGGER.debug("Streaming probe of %s failed: %s", model, describe(err))
+        return None, False
+    return chunks > 0, reasoning
+
+
+async def _async_probe_tools(
+    probe: openai.AsyncOpenAI, model: str
+) -> tuple[bool | None, ToolCallStyle | None]:
+    """Return whether tools are accepted, and how a call comes back."""
+    try:
+        response = await probe.chat.completions.create(
+            model=model,
+            messages=_ask(PROBE_TOOL_PROMPT),
+            max_tokens=PROBE_MAX_TOKENS,
+            tools=[
+                {
+                    "type": "function",
+                    "function": {
+                        "name": PROBE_TOOL,
+                        "description": "Answers pong. Takes no arguments.",
+                        "parameters": {"type": "object", "properties": {}},
+                    },
+                }
+            ],
+        )
+    except openai.BadRequestError as err:
+        LOGGER.debug("%s refuses tools: %s", model, describe(err))
+        return False, None
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        LOGGER.debug("Tool probe of %s failed: %s", model, describe(err))
+        return None, None
+    message = response.choices[0].message if response.choices else None
+    if message is None:
+        return True, None
+    if message.tool_calls:
+        return True, "native"
+    content = (message.content or "").lstrip()
+    if any(marker in content for marker in TEXT_CALL_MARKERS):
+        return True, "text"
+    # The model answered in words: it may still call tools when it needs to.
+    return True, None
+
+
+async def _async_probe_json_schema(
+    probe: openai.AsyncOpenAI, model: str
+) -> bool | None:
+    """Return whether the server accepts a JSON schema response format."""
+    try:
+        await probe.chat.completions.create(
+            model=model,
+            messages=_ask(PROBE_SCHEMA_PROMPT),
+            max_tokens=PROBE_MAX_TOKENS,
+            response_format={
+                "type": "json_schema",
+                "json_schema": {
+                    "name": "probe",
+                    "schema": {
+                        "type": "object",
+                        "properties": {"ok": {"type": "boolean"}},
+                        "required": ["ok"],
+                    },
+                },
+            },
+        )
+    except openai.BadRequestError as err:
+        LOGGER.debug("%s refuses JSON schemas: %s", model, describe(err))
+        return False
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        LOGGER.debug("JSON schema probe of %s failed: %s", model, describe(err))
+        return None
+    return True

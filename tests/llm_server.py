@@ -306,8 +306,8 @@ class LLMServer:
         )
         self._models_replies.extend(replies)
 
-    async def start(self) -> None:
-        """Listen on a free port of 127.0.0.1."""
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1, on a free port unless one is given."""
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._handle)
         # handler_cancellation cancels a handler whose client went away, so a
@@ -316,7 +316,7 @@ class LLMServer:
             app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self._port = self._runner.addresses[0][1]
 

@@ -40,6 +40,7 @@ from .const import (
     LOGGER,
     SUBENTRY_CONVERSATION,
 )
+from .coordinator import ChatterboxCoordinator
 from .memory import MemoryStore, async_get_memory_store
 from .services import async_setup_services
 
@@ -53,6 +54,7 @@ class ChatterboxRuntime:
 
     client: openai.AsyncOpenAI
     models: list[str]
+    coordinator: ChatterboxCoordinator
     memory: MemoryStore
     context_windows: dict[str, int]
     """The context size the server reports per model, where it reports one."""
@@ -109,6 +111,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
     entry.runtime_data = ChatterboxRuntime(
         client=client,
         models=list(listed),
+        coordinator=ChatterboxCoordinator(hass, entry, client, list(listed)),
         memory=await async_get_memory_store(hass),
         context_windows=windows,
         server_kind=server_kind,

@@ -28,7 +28,7 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers.entity import Entity
+from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import ChatterboxConfigEntry
 from .client import describe
@@ -57,6 +57,7 @@ from .context_budget import (
     fit,
     summary_request,
 )
+from .coordinator import ChatterboxCoordinator
 from .errors import (
     retry_after,
     translate_request_error,
@@ -85,14 +86,18 @@ FINAL_NOTE: Final = (
 )
 
 
-class ChatterboxLLMEntity(Entity):
-    """An agent of a Chatterbox server entry, with its own device."""
+class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
+    """An agent of a Chatterbox server entry, with its own device.
+
+    It is available while its server answers.
+    """
 
     _attr_has_entity_name = True
     _attr_name = None
 
     def __init__(self, entry: ChatterboxConfigEntry, subentry: ConfigSubentry) -> None:
         """Attach the agent to its server entry and subentry."""
+        super().__init__(entry.runtime_data.coordinator)
         self.entry = entry
         self.subentry = subentry
         self._attr_unique_id = subentry.subentry_id
@@ -125,6 +130,14 @@ class ChatterboxLLMEntity(Entity):
         With a memory key, a new conversation starts with what the agent
         remembers under it, and each answered turn updates that memory.
         """
+        if not self.coordinator.last_update_success:
+            # Asking now would only make the user wait for a timeout. A check
+            # starts instead (at most one per 10 s), so that the next turn
+            # works as soon as the server is back.
+            self.entry.async_create_background_task(
+                self.hass, self.coordinator.async_request_refresh(), "chatterbox check"
+            )
+            raise user_error("cannot_connect")
         recalled = self._recall(chat_log, memory_key)
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
@@ -355,6 +368,12 @@ class ChatterboxLLMEntity(Entity):
         )
         if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
             self.entry.async_start_reauth(self.hass)
+        if isinstance(err, openai.APIConnectionError) and isinstance(
+            err.__cause__, httpx.ConnectError
+        ):
+            # Refused, unresolvable or unroutable: the server is gone, not slow
+            # or broken (a timeout or a dropped connection is about one request).
+            self.coordinator.async_mark_unreachable(err)
         return translate_request_error(err, model=request["model"])
 
     async def _async_stream_into_log(

@@ -26,6 +26,7 @@ from .client import (
 from .const import DOMAIN
 from .memory import MemoryStore, async_get_memory_store
 from .services import async_setup_services
+from .skills.registry import async_use_skills
 
 PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -90,6 +91,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
         memory=await async_get_memory_store(hass),
         context_windows=windows,
     )
+    entry.async_on_unload(async_use_skills(hass, entry.entry_id))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
     return True

@@ -172,7 +172,10 @@ async def kitchen_light(ha_core: HomeAssistant) -> str:
 
 
 async def ask(
-    hass: HomeAssistant, text: str, conversation_id: str | None = None
+    hass: HomeAssistant,
+    text: str,
+    conversation_id: str | None = None,
+    language: str = "en",
 ) -> conversation.ConversationResult:
     """Say something to the agent, in a task of its own as each pipeline run is.
 
@@ -185,6 +188,6 @@ async def ask(
             conversation_id,
             Context(),
             agent_id=AGENT_ENTITY_ID,
-            language="en",
+            language=language,
         )
     )

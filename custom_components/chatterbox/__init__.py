@@ -43,6 +43,7 @@ from .const import (
 from .coordinator import ChatterboxCoordinator
 from .memory import MemoryStore, async_get_memory_store
 from .services import async_setup_services
+from .skills.registry import async_use_skills
 
 PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -116,6 +117,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
         context_windows=windows,
         server_kind=server_kind,
     )
+    entry.async_on_unload(async_use_skills(hass, entry.entry_id))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
 

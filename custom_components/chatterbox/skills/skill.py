@@ -1,0 +1,92 @@
+"""What a skill is made of, and how it reaches Home Assistant as an LLM API.
+
+A skill is tools plus the knowledge of when to use them. Each one is an LLM API
+of its own, so a user switches it on per agent (ours or any integration's) by
+selecting it beside Assist, and Home Assistant merges the two.
+"""
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, override
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from ..const import DOMAIN  # noqa: TID252
+
+TOOL_PREFIX: Final = f"{DOMAIN}__"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Skill:
+    """Tools, and a prompt fragment that says when to use them."""
+
+    id: str
+    """The LLM API id, as agents store it in their options."""
+    name: str
+    """The name users pick in an agent's LLM API list."""
+    prompt: str
+    tools: tuple[type[SkillTool], ...]
+
+
+class SkillTool(llm.Tool):
+    """A Chatterbox tool: checks its arguments, then answers with a ToolResult."""
+
+    integration = DOMAIN
+
+    @override
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> llm.ToolResult:
+        """Validate the model's arguments and run the tool.
+
+        Arguments that do not fit raise probatio.Invalid, which every chat log
+        turns into an error result the model can read and correct.
+        """
+        arguments: dict[str, Any] = self.parameters(tool_input.tool_args)
+        return await self.async_run(hass, arguments, llm_context)
+
+    @abstractmethod
+    async def async_run(
+        self,
+        hass: HomeAssistant,
+        arguments: dict[str, Any],
+        llm_context: llm.LLMContext,
+    ) -> llm.ToolResult:
+        """Run the tool with validated arguments."""
+
+
+class SkillAPI(llm.API):
+    """One skill, offered to every conversation agent as an LLM API."""
+
+    def __init__(self, hass: HomeAssistant, skill: Skill) -> None:
+        """Make the skill's tools; they live as long as the registration."""
+        super().__init__(hass=hass, id=skill.id, name=skill.name)
+        self.skill = skill
+        self.tools: list[llm.Tool] = [tool() for tool in skill.tools]
+
+    @override
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        """Offer the skill's tools and prompt for one turn."""
+        return llm.APIInstance(
+            api=self,
+            api_prompt=self.skill.prompt,
+            llm_context=llm_context,
+            tools=list(self.tools),
+        )
+
+
+def error_result(kind: str, text: str) -> llm.ToolResult:
+    """Build an error result in the shape chat logs use for their own errors."""
+    return llm.ToolResult(data={"error": kind, "error_text": text}, error=True)
+
+
+def compact(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Drop what is unknown, so the model reads only what there is to say."""
+    return {key: value for key, value in values.items() if value not in (None, "")}

@@ -1,4 +1,4 @@
-"""Tests for reading tool calls that models write as text, and for text tool mode."""
+"""Tests for reading tool calls that models write as text, and the text-mode prompt."""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -6,7 +6,7 @@ from itertools import cycle
 import json
 
 from hypothesis import given, settings, strategies as st
-from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
+from openai.types.chat import ChatCompletionToolParam
 import pytest
 
 from custom_components.chatterbox.text_tool_calls import (
@@ -14,7 +14,6 @@ from custom_components.chatterbox.text_tool_calls import (
     TextPiece,
     TextToolCall,
     TextToolCallParser,
-    text_tool_messages,
     text_tool_prompt,
     tool_name_matcher,
 )
@@ -559,73 +558,14 @@ def test_the_prompt_lists_the_tools_and_the_call_format() -> None:
     assert "<tool_response></tool_response>" in prompt
 
 
-def test_history_is_rewritten_as_text_and_reads_back() -> None:
-    """Calls become <tool_call> text and results <tool_response> user turns."""
-    history: list[ChatCompletionMessageParam] = [
-        {"role": "system", "content": "You are a helper."},
-        {"role": "user", "content": "Lights on in the kitchen and the den"},
-        {
-            "role": "assistant",
-            "content": "On it.",
-            "tool_calls": [
-                {
-                    "type": "function",
-                    "id": "c1",
-                    "function": {"name": "HassTurnOn", "arguments": '{"name": "A"}'},
-                },
-                {
-                    "type": "function",
-                    "id": "c2",
-                    "function": {"name": "GetLiveContext", "arguments": ""},
-                },
-                {"type": "custom", "id": "c3", "custom": {"name": "x", "input": ""}},
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": '{"data": "ok"}'},
-        {
-            "role": "tool",
-            "tool_call_id": "c2",
-            "content": [
-                {"type": "text", "text": '{"data": '},
-                {"type": "text", "text": "1}"},
-            ],
-        },
-        {"role": "assistant", "content": "Both are on."},
-        {"role": "user", "content": "Thanks"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "type": "function",
-                    "id": "c4",
-                    "function": {"name": "HassTurnOn", "arguments": "{}"},
-                }
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c4", "content": "done"},
-    ]
-
-    rewritten = text_tool_messages(history)
-
-    assert rewritten[:2] == history[:2]
-    assert rewritten[2]["role"] == "assistant"
-    assert rewritten[3] == {
-        "role": "user",
-        "content": '<tool_response>\n{"data": "ok"}\n</tool_response>\n'
-        '<tool_response>\n{"data": 1}\n</tool_response>',
-    }
-    assert rewritten[4:6] == history[5:7]
-    assert rewritten[7] == {
-        "role": "user",
-        "content": "<tool_response>\ndone\n</tool_response>",
-    }
-    assert len(rewritten) == 8
-    written = rewritten[2]["content"]
-    assert isinstance(written, str)
-    assert read([written]) == Read(
-        "On it.\n\n", [turn_on("A"), TextToolCall("GetLiveContext", "{}")]
+def test_a_model_that_follows_the_prompt_is_understood() -> None:
+    """The format the prompt asks for, filled in, reads back as the call."""
+    prompt = text_tool_prompt(TOOLS)
+    shown = prompt.split("exactly like this:\n")[1].split("\nCall only")[0]
+    written = shown.replace("<tool-name>", '"HassTurnOn"').replace(
+        "<args-json-object>", '{"name": "Kitchen Light"}'
     )
-    assert read([str(rewritten[6]["content"])]).calls == [
-        TextToolCall("HassTurnOn", "{}")
-    ]
+
+    assert read(["Turning it on.\n", written]) == Read(
+        "Turning it on.\n", [turn_on("Kitchen Light")]
+    )

@@ -15,9 +15,9 @@ in the formats models are trained on:
   </parameter></function>, and <invoke name="..."><parameter name="...">
   </parameter></invoke>, optionally inside <function_calls>.
 
-text_tool_prompt and text_tool_messages are the other half of text tool mode:
-the system prompt section that asks for Hermes <tool_call> blocks, and the
-history rewritten so that a chat template without tool support can render it.
+text_tool_prompt is the other half of text tool mode: the system prompt
+section that describes the tools and asks for Hermes <tool_call> blocks. The
+history goes back in the same form (wire.with_text_tool_calls).
 """
 
 from abc import ABC, abstractmethod
@@ -28,13 +28,7 @@ import re
 import string
 from typing import Any, Final, override
 
-from openai.types.chat import (
-    ChatCompletionAssistantMessageParam,
-    ChatCompletionContentPartTextParam,
-    ChatCompletionMessageParam,
-    ChatCompletionToolParam,
-    ChatCompletionUserMessageParam,
-)
+from openai.types.chat import ChatCompletionToolParam
 
 from .tool_args import ToolArgumentsError, parse_tool_arguments
 
@@ -691,66 +685,4 @@ def text_tool_prompt(tools: list[ChatCompletionToolParam]) -> str:
         "else and stop: the results come back in the next message, each within "
         f"{TOOL_RESPONSE_OPEN}{TOOL_RESPONSE_CLOSE} XML tags. Then answer the "
         "user in plain words, without any tags."
-    )
-
-
-def text_tool_messages(
-    messages: Iterable[ChatCompletionMessageParam],
-) -> list[ChatCompletionMessageParam]:
-    """Rewrite tool calls and results as text, for a template without tools.
-
-    An assistant message's calls become <tool_call> blocks after its text, as
-    text_tool_prompt asks; the results that follow become one user message of
-    <tool_response> blocks, in the order of the calls.
-    """
-    rewritten: list[ChatCompletionMessageParam] = []
-    results: list[str] = []
-    for message in messages:
-        if message["role"] == "tool":
-            results.append(
-                f"{TOOL_RESPONSE_OPEN}\n{_text_of(message['content'])}\n"
-                f"{TOOL_RESPONSE_CLOSE}"
-            )
-            continue
-        if results:
-            rewritten.append(_results_message(results))
-            results = []
-        if message["role"] == "assistant" and message.get("tool_calls"):
-            rewritten.append(_assistant_text(message))
-        else:
-            rewritten.append(message)
-    if results:
-        rewritten.append(_results_message(results))
-    return rewritten
-
-
-def _results_message(results: list[str]) -> ChatCompletionUserMessageParam:
-    """Return the user message that carries a round of tool results."""
-    return ChatCompletionUserMessageParam(role="user", content="\n".join(results))
-
-
-def _text_of(content: str | Iterable[ChatCompletionContentPartTextParam]) -> str:
-    """Return the text of a message's content, given as text or as parts."""
-    if isinstance(content, str):
-        return content
-    return "".join(part["text"] for part in content)
-
-
-def _assistant_text(
-    message: ChatCompletionAssistantMessageParam,
-) -> ChatCompletionAssistantMessageParam:
-    """Return an assistant message with its calls written into its text."""
-    parts = [text] if isinstance(text := message.get("content"), str) and text else []
-    for call in message.get("tool_calls", ()):
-        if call["type"] != "function":
-            continue
-        function = call["function"]
-        parts.append(
-            f"{TOOL_CALL_OPEN}\n"
-            f'{{"name": {json.dumps(function["name"])}, '
-            f'"arguments": {function["arguments"] or "{}"}}}\n'
-            f"{TOOL_CALL_CLOSE}"
-        )
-    return ChatCompletionAssistantMessageParam(
-        role="assistant", content="\n".join(parts)
     )

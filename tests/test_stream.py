@@ -13,7 +13,12 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from custom_components.chatterbox import stream
+from custom_components.chatterbox.speech import SpeechFilter
 from custom_components.chatterbox.stream import StreamStats, transform_stream
+from custom_components.chatterbox.text_tool_calls import (
+    TextToolCallParser,
+    tool_name_matcher,
+)
 from custom_components.chatterbox.tool_args import ToolArgumentsError
 
 from .llm_server import LLMServer, Raw
@@ -78,10 +83,19 @@ async def aiter_chunks(
 
 
 async def collect(
-    chunks: Iterable[ChatCompletionChunk], stats: StreamStats | None = None
+    chunks: Iterable[ChatCompletionChunk],
+    stats: StreamStats | None = None,
+    *,
+    text_tools: TextToolCallParser | None = None,
+    speech: SpeechFilter | None = None,
 ) -> list[conversation.AssistantContentDeltaDict]:
     """Return every delta that the chunks turn into."""
-    return [delta async for delta in transform_stream(aiter_chunks(chunks), stats)]
+    return [
+        delta
+        async for delta in transform_stream(
+            aiter_chunks(chunks), stats, text_tools=text_tools, speech=speech
+        )
+    ]
 
 
 def joined(
@@ -617,7 +631,11 @@ async def sse_server(socket_enabled: None) -> AsyncGenerator[LLMServer]:
 
 
 async def stream_events(
-    server: LLMServer, events: list[dict[str, Any]]
+    server: LLMServer,
+    events: list[dict[str, Any]],
+    *,
+    text_tools: TextToolCallParser | None = None,
+    speech: SpeechFilter | None = None,
 ) -> tuple[list[conversation.AssistantContentDeltaDict], StreamStats]:
     """Have the server send these events over HTTP; transform what the SDK reads."""
     server.reply(
@@ -631,7 +649,12 @@ async def stream_events(
             model="any", messages=[{"role": "user", "content": "Hi"}], stream=True
         )
         async with chunks:
-            deltas = [delta async for delta in transform_stream(chunks, stats)]
+            deltas = [
+                delta
+                async for delta in transform_stream(
+                    chunks, stats, text_tools=text_tools, speech=speech
+                )
+            ]
     return deltas, stats
 
 
@@ -720,3 +743,292 @@ async def test_a_real_sdk_stream_with_think_tags(sse_server: LLMServer) -> None:
 
     assert joined(deltas, "thinking_content") == "Count to two.\n"
     assert joined(deltas, "content") == "One, two."
+
+
+def offered(*names: str) -> TextToolCallParser:
+    """Return a parser for the calls of these tools written as text."""
+    return TextToolCallParser(tool_name_matcher(names))
+
+
+def calls_of(
+    deltas: list[conversation.AssistantContentDeltaDict],
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return the name and arguments of every tool call yielded."""
+    return [
+        (tool_input.tool_name, tool_input.tool_args)
+        for batch in tool_calls_of(deltas)
+        for tool_input in batch
+    ]
+
+
+# Token by token, as Qwen2.5-Coder-1.5B streams a call with the fenced-JSON
+# template when the server does not parse it (research/local-llm.md).
+QWEN_FENCED_CALL = [
+    "```",
+    "json",
+    "\n",
+    '{"',
+    "name",
+    '":',
+    ' "',
+    "Hass",
+    "Turn",
+    "On",
+    '",',
+    ' "',
+    "arguments",
+    '":',
+    ' {"',
+    "name",
+    '":',
+    ' "',
+    "kitchen",
+    " light",
+    '"}}\n',
+    "```",
+]
+
+
+async def test_a_call_written_as_text_becomes_a_tool_call() -> None:
+    """The model writes its call in a fenced block; a real tool call comes out."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("", role="assistant"),
+            *(chunk(token) for token in QWEN_FENCED_CALL),
+            chunk(finish_reason="stop"),
+        ],
+        stats,
+        text_tools=offered("HassTurnOn", "HassTurnOff"),
+    )
+
+    assert calls_of(deltas) == [("HassTurnOn", {"name": "kitchen light"})]
+    (tool_input,) = tool_calls_of(deltas)[0]
+    assert tool_input.id
+    assert not tool_input.external
+    assert joined(deltas, "content") is None
+    assert stats.tool_calls == 1
+    assert stats.content_chars == 0
+    assert stats.tool_argument_errors == {}
+
+
+async def test_text_calls_are_yielded_with_the_native_ones_at_the_finish() -> None:
+    """Both kinds of call come out together, when the finish reason arrives."""
+    stats = StreamStats()
+    deltas = transform_stream(
+        aiter_chunks(
+            [
+                chunk(
+                    '<tool_call>{"name": "HassTurnOff", "arguments": {"area": "Den"}}'
+                ),
+                chunk("</tool_call>"),
+                chunk(tool_calls=[call(0, call_id="n1", name="HassTurnOn")]),
+                chunk(tool_calls=[call(0, arguments='{"name": "A"}')]),
+                chunk(finish_reason="tool_calls"),
+                chunk(
+                    choices=False,
+                    usage={
+                        "prompt_tokens": 1,
+                        "completion_tokens": 2,
+                        "total_tokens": 3,
+                    },
+                ),
+            ]
+        ),
+        stats,
+        text_tools=offered("HassTurnOn", "HassTurnOff"),
+    )
+
+    # The usage after the finish reason is not read yet when the calls come.
+    batches = [
+        (calls_of([delta]), stats.total_tokens)
+        async for delta in deltas
+        if "tool_calls" in delta
+    ]
+
+    # In the order the model wrote them.
+    assert batches == [
+        ([("HassTurnOff", {"area": "Den"}), ("HassTurnOn", {"name": "A"})], None)
+    ]
+    assert stats.tool_calls == 2
+
+
+async def test_the_text_around_a_call_is_the_answer() -> None:
+    """Text before and after a call is streamed; the call is not in it."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("Turning it on.\n"),
+            chunk('<tool_call>\n{"name": "HassTurnOn", "arguments": {"name": "A"}}\n'),
+            chunk("</tool_call>\n"),
+        ],
+        stats,
+        text_tools=offered("HassTurnOn"),
+    )
+
+    assert deltas == [
+        {"role": "assistant"},
+        {"content": "Turning it on."},
+        {"tool_calls": tool_calls_of(deltas)[0]},
+    ]
+    assert calls_of(deltas) == [("HassTurnOn", {"name": "A"})]
+    assert stats.content_chars == len("Turning it on.")
+
+
+async def test_a_text_call_at_every_cut_of_the_stream() -> None:
+    """Wherever the server cuts the content, the same call and text come out."""
+    answer = (
+        "Sure. <tool_call>\n"
+        '{"name": "HassTurnOn", "arguments": {"name": "Kitchen Light"}}\n'
+        "</tool_call>"
+    )
+    for cut in range(1, len(answer)):
+        deltas = await collect(
+            [chunk(answer[:cut]), chunk(answer[cut:])],
+            text_tools=offered("HassTurnOn"),
+        )
+
+        assert joined(deltas, "content") == "Sure.", cut
+        assert calls_of(deltas) == [("HassTurnOn", {"name": "Kitchen Light"})], cut
+
+
+async def test_an_unreadable_text_call_is_answered_with_its_error() -> None:
+    """Broken arguments are recorded under the call's id, as for native calls."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [chunk('<tool_call>{"name": "HassTurnOn", "arguments": {"name": </tool_call>')],
+        stats,
+        text_tools=offered("HassTurnOn"),
+    )
+
+    (tool_input,) = tool_calls_of(deltas)[0]
+    assert (tool_input.tool_name, tool_input.tool_args) == ("HassTurnOn", {})
+    assert list(stats.tool_argument_errors) == [tool_input.id]
+    assert str(stats.tool_argument_errors[tool_input.id]).startswith("invalid JSON")
+
+
+async def test_a_call_of_a_tool_not_offered_stays_the_answer() -> None:
+    """A call of an unknown tool is not run: the text is the answer, unchanged."""
+    answer = '<tool_call>{"name": "SendEmail", "arguments": {}}</tool_call>'
+    stats = StreamStats()
+
+    deltas = await collect(
+        [chunk(answer[:20]), chunk(answer[20:])],
+        stats,
+        text_tools=offered("HassTurnOn"),
+    )
+
+    assert joined(deltas, "content") == answer
+    assert tool_calls_of(deltas) == []
+    assert stats.content_chars == len(answer)
+    assert stats.tool_calls == 0
+
+
+async def test_an_answer_that_is_only_calls_has_no_content() -> None:
+    """The whitespace between calls does not make a blank answer."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("\n\n"),
+            chunk('[TOOL_CALLS]HassTurnOn[ARGS]{"name": "A"}\n'),
+            chunk('[TOOL_CALLS]HassTurnOff[ARGS]{"name": "B"}\n\n'),
+        ],
+        stats,
+        text_tools=offered("HassTurnOn", "HassTurnOff"),
+    )
+
+    assert joined(deltas, "content") is None
+    assert calls_of(deltas) == [
+        ("HassTurnOn", {"name": "A"}),
+        ("HassTurnOff", {"name": "B"}),
+    ]
+    assert stats.content_chars == 0
+    assert not stats.empty
+
+
+MARKDOWN_CHUNKS = [
+    "## Kitchen",
+    " 🏠\n\n- **Ceil",
+    "ing light**: on\n",
+    "- *Fan*",
+    ": off\n\nSee [the",
+    " dashboard](http://ha.local:8123/lovelace",
+    ") for more",
+    ". 😊",
+]
+
+
+async def test_a_markdown_answer_is_streamed_as_clean_sentences() -> None:
+    """The speech filter cleans the answer chunk by chunk, without stalling it."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [chunk(piece) for piece in MARKDOWN_CHUNKS], stats, speech=SpeechFilter()
+    )
+
+    content = joined(deltas, "content")
+    assert content == (
+        "Kitchen.\n\nCeiling light: on.\nFan: off.\n\nSee the dashboard for more."
+    )
+    assert stats.content_chars == len(content)
+    # Nearly every chunk gives speech at once.
+    assert len([delta for delta in deltas if "content" in delta]) >= 6
+
+
+async def test_speech_leaves_thinking_alone_and_filters_a_refusal() -> None:
+    """Only the answer is filtered: thinking is not spoken."""
+    deltas = await collect(
+        [
+            chunk("<think>**plan**: 🙂</think>**Done** ✅"),
+            chunk(refusal=" *No* 🚫"),
+        ],
+        speech=SpeechFilter(),
+    )
+
+    assert joined(deltas, "thinking_content") == "**plan**: 🙂"
+    assert joined(deltas, "content") == "Done No"
+
+
+async def test_text_calls_and_speech_together() -> None:
+    """The call is taken out first; the text around it is cleaned for speech."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("**Sure!** 💡 "),
+            chunk('```json\n{"name": "HassTurnOn", "arguments": {"name": "A"}}\n```'),
+            chunk("\n- *done*"),
+        ],
+        stats,
+        text_tools=offered("HassTurnOn"),
+        speech=SpeechFilter(),
+    )
+
+    assert joined(deltas, "content") == "Sure!\ndone."
+    assert calls_of(deltas) == [("HassTurnOn", {"name": "A"})]
+    assert stats.content_chars == len("Sure!\ndone.")
+
+
+async def test_a_real_sdk_stream_with_a_call_in_the_content(
+    sse_server: LLMServer,
+) -> None:
+    """A llama.cpp-style server without a tool parser sends the call as content."""
+    deltas, stats = await stream_events(
+        sse_server,
+        [
+            event({"role": "assistant", "content": ""}),
+            *(event({"content": token}) for token in QWEN_FENCED_CALL),
+            event({}, finish_reason="stop"),
+        ],
+        text_tools=offered("HassTurnOn"),
+        speech=SpeechFilter(),
+    )
+
+    assert calls_of(deltas) == [("HassTurnOn", {"name": "kitchen light"})]
+    assert joined(deltas, "content") is None
+    assert stats.finish_reason == "stop"
+    assert stats.tool_calls == 1

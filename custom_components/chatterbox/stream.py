@@ -12,6 +12,8 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
+from .speech import SpeechFilter
+from .text_tool_calls import TextToolCall, TextToolCallParser
 from .tool_args import ToolArgumentsError, parse_tool_arguments
 
 THINK_OPEN: Final = "<think>"
@@ -83,6 +85,9 @@ class StreamStats:
 async def transform_stream(
     chunks: AsyncIterable[ChatCompletionChunk],
     stats: StreamStats | None = None,
+    *,
+    text_tools: TextToolCallParser | None = None,
+    speech: SpeechFilter | None = None,
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Transform chat completion chunks into chat log deltas for one message.
 
@@ -100,8 +105,19 @@ async def transform_stream(
 
     An empty stream yields only the role and raises nothing: stats.empty tells
     the caller, which decides how to report it.
+
+    The answer's text, after the think blocks are split out, can be filtered:
+    with text_tools, the tool calls written as text become tool calls, read
+    and yielded as the server's own are; with speech, what a text-to-speech
+    engine would read literally is removed. With either, the whitespace at
+    the start and end of the answer is dropped. Each is good for one response.
     """
-    transformer = _Transformer(StreamStats() if stats is None else stats)
+    answer = (
+        _AnswerFilter(text_tools, speech)
+        if text_tools is not None or speech is not None
+        else None
+    )
+    transformer = _Transformer(StreamStats() if stats is None else stats, answer)
     yield {"role": "assistant"}
     async for chunk in chunks:
         if update := transformer.chunk(chunk):
@@ -113,11 +129,12 @@ async def transform_stream(
 class _Transformer:
     """Turn the chunks of one response into deltas, recording the stats."""
 
-    def __init__(self, stats: StreamStats) -> None:
-        """Start a response."""
+    def __init__(self, stats: StreamStats, answer: _AnswerFilter | None) -> None:
+        """Start a response, filtering its answer with answer if given."""
         self.stats = stats
         self._splitter = _ThinkSplitter()
         self._tool_calls = _ToolCallAssembler()
+        self._answer = answer
 
     def chunk(
         self, chunk: ChatCompletionChunk
@@ -131,7 +148,7 @@ class _Transformer:
         thinking = _reasoning(delta)
         content, tagged_thinking = self._splitter.feed(delta.content or "")
         # OpenAI puts a refusal in its own field; it is the answer to speak.
-        content += delta.refusal or ""
+        content = self._filtered(content + (delta.refusal or ""), final=False)
         if delta.tool_calls:
             self._tool_calls.add(delta.tool_calls)
         if self.stats.time_to_first_token is None and (
@@ -150,10 +167,20 @@ class _Transformer:
 
     def finish(self) -> conversation.AssistantContentDeltaDict:
         """Return the delta for what is left when the stream ends."""
-        update = self._text(*self._splitter.flush())
+        content, thinking = self._splitter.flush()
+        update = self._text(self._filtered(content, final=True), thinking)
         if self._tool_calls:
             update["tool_calls"] = self._tool_calls.take(self.stats)
         return update
+
+    def _filtered(self, content: str, *, final: bool) -> str:
+        """Return the answer's text to yield, keeping the calls written in it."""
+        if self._answer is None:
+            return content
+        text, calls = self._answer.feed(content, final=final)
+        for call in calls:
+            self._tool_calls.add_text_call(call)
+        return text
 
     def _record(self, chunk: ChatCompletionChunk) -> None:
         """Record the model and usage that a chunk carries."""
@@ -181,6 +208,46 @@ class _Transformer:
             update["thinking_content"] = thinking
             self.stats.thinking_chars += len(thinking)
         return update
+
+
+class _AnswerFilter:
+    """Take the text tool calls out of the answer, then make it fit for speech."""
+
+    def __init__(
+        self, text_tools: TextToolCallParser | None, speech: SpeechFilter | None
+    ) -> None:
+        """Filter with the parser and the speech filter that are given."""
+        self._text_tools = text_tools
+        self._speech = speech
+        self._started = False
+        self._spaces = ""
+
+    def feed(self, text: str, *, final: bool) -> tuple[str, list[TextToolCall]]:
+        """Return the text to yield and the calls that text completes."""
+        calls: list[TextToolCall] = []
+        if self._text_tools is not None:
+            pieces = self._text_tools.feed(text)
+            if final:
+                pieces += self._text_tools.finish()
+            text = "".join(piece for piece in pieces if isinstance(piece, str))
+            calls = [piece for piece in pieces if isinstance(piece, TextToolCall)]
+        if self._speech is not None:
+            text = self._speech.feed(text) + (self._speech.finish() if final else "")
+        return self._trimmed(text), calls
+
+    def _trimmed(self, text: str) -> str:
+        """Return text without the answer's leading and trailing whitespace.
+
+        Whitespace is held until text follows it: around a call written as
+        text, it would otherwise make a blank answer.
+        """
+        if not self._started:
+            text = text.lstrip()
+            self._started = bool(text)
+        text = self._spaces + text
+        kept = text.rstrip()
+        self._spaces = text[len(kept) :]
+        return kept
 
 
 def _reasoning(delta: ChoiceDelta) -> str:
@@ -293,6 +360,10 @@ class _ToolCallAssembler:
                 call.name = function.name
             if function.arguments:
                 call.arguments.append(function.arguments)
+
+    def add_text_call(self, call: TextToolCall) -> None:
+        """Add a whole tool call that the model wrote as text."""
+        self._calls.append(_PendingToolCall(name=call.name, arguments=[call.arguments]))
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
         """Return the pending tool calls, recording unreadable arguments."""

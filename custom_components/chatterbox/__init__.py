@@ -4,10 +4,9 @@ from dataclasses import dataclass, field
 
 import openai
 
-from homeassistant.config_entries import ConfigEntry, ConfigSubentry
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import (
     CONF_API_KEY,
-    CONF_LLM_HASS_API,
     CONF_MODEL,
     CONF_URL,
     Platform,
@@ -18,7 +17,7 @@ from homeassistant.exceptions import (
     ConfigEntryError,
     ConfigEntryNotReady,
 )
-from homeassistant.helpers import config_validation as cv, issue_registry as ir
+from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.typing import ConfigType
 
@@ -42,6 +41,7 @@ from .const import (
 )
 from .coordinator import ChatterboxCoordinator
 from .memory import MemoryStore, async_get_memory_store
+from .repairs import async_delete_entry_issues, async_update_tools_issue
 from .services import async_setup_services
 from .skills.registry import async_use_skills
 
@@ -152,36 +152,12 @@ async def _async_probe_agents(
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
     for agent in agents:
         model = agent.data[CONF_MODEL]
-        _update_tools_issue(hass, entry, agent, runtime.capabilities[model])
+        async_update_tools_issue(
+            hass, entry, agent, tools_refused=runtime.capabilities[model].tools is False
+        )
         keep_alive = agent.data.get(CONF_KEEP_ALIVE, KEEP_ALIVE_OFF)
         if runtime.server_kind is ServerKind.OLLAMA and keep_alive != KEEP_ALIVE_OFF:
             await async_ollama_keep_alive(runtime.client, model, keep_alive)
-
-
-def _update_tools_issue(
-    hass: HomeAssistant,
-    entry: ChatterboxConfigEntry,
-    agent: ConfigSubentry,
-    capabilities: Capabilities,
-) -> None:
-    """Tell the user when an agent's tools cannot work natively, until they can."""
-    issue_id = f"tools_unsupported_{agent.subentry_id}"
-    if capabilities.tools is False and agent.data.get(CONF_LLM_HASS_API):
-        ir.async_create_issue(
-            hass,
-            DOMAIN,
-            issue_id,
-            is_fixable=False,
-            severity=ir.IssueSeverity.WARNING,
-            translation_key="tools_unsupported",
-            translation_placeholders={
-                "agent": agent.title,
-                "model": agent.data[CONF_MODEL],
-                "url": entry.data[CONF_URL],
-            },
-        )
-    else:
-        ir.async_delete_issue(hass, DOMAIN, issue_id)
 
 
 async def _async_update_listener(
@@ -193,8 +169,7 @@ async def _async_update_listener(
 
 async def async_remove_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> None:
     """Withdraw the repairs of a removed server's agents."""
-    for subentry_id in entry.subentries:
-        ir.async_delete_issue(hass, DOMAIN, f"tools_unsupported_{subentry_id}")
+    async_delete_entry_issues(hass, entry)
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> bool:

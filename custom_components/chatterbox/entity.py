@@ -10,7 +10,7 @@ decides what to send, streams the answer into the log, and stops.
 
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 import time
 from typing import Any, Final
 
@@ -31,6 +31,7 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import ChatterboxConfigEntry
+from .capabilities import Capabilities
 from .client import describe
 from .const import (
     CONF_CONTEXT_WINDOW,
@@ -40,7 +41,9 @@ from .const import (
     CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
+    CONF_SPEECH,
     CONF_TEMPERATURE,
+    CONF_TOOL_MODE,
     CONF_TOP_P,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
@@ -48,6 +51,8 @@ from .const import (
     DOMAIN,
     LOGGER,
     MAX_TRACKED_CONVERSATIONS,
+    TOOL_MODE_AUTO,
+    TOOL_MODE_TEXT,
     TOOL_RESULT_LIMIT,
 )
 from .context_budget import (
@@ -65,9 +70,12 @@ from .errors import (
     user_error,
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
+from .repairs import async_update_tools_issue
+from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
-from .tool_guard import guard_tools
-from .wire import content_to_messages, format_tool
+from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
+from .tool_guard import ToolGuard, guard_tools
+from .wire import content_to_messages, format_tool, with_text_tool_calls
 
 # Seconds the server may stay silent, before its first byte or between chunks.
 # Local models on small machines can take long to read a big prompt.
@@ -143,10 +151,14 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         with guard_tools(chat_log) as guard:
             # The same tools, serialized once, go out in every request of the
             # turn: identical bytes keep the server's prompt cache valid.
-            tools = (
-                [format_tool(tool, guard.custom_serializer) for tool in guard.tools]
+            turn = _Turn(
+                tools=[
+                    format_tool(tool, guard.custom_serializer) for tool in guard.tools
+                ]
                 if guard is not None
-                else []
+                else [],
+                recalled=recalled,
+                speech=bool(self.subentry.data.get(CONF_SPEECH, True)),
             )
             for iteration in range(1, limit + 1):
                 left = limit - iteration
@@ -154,15 +166,18 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 stats = StreamStats()
                 if guard is not None:
                     guard.argument_errors = stats.tool_argument_errors
-                request = await self._async_request(
-                    chat_log, tools, left, recalled, wrap_up=guard is not None
-                )
-                chunks = await self._async_create(request)
+                request = await self._async_request(chat_log, turn, left)
+                chunks = await self._async_create(request, turn)
                 # TOOL_EXECUTION starts in the chat log as each tool call is read.
                 start = len(chat_log.content)
-                await self._async_stream_into_log(
-                    chat_log, chunks, stats, allow_tools=left > 0
+                deltas = _read(
+                    chunks,
+                    stats,
+                    allow_tools=left > 0,
+                    text_tools=_text_tool_parser(guard, turn, request),
+                    speech=SpeechFilter() if turn.speech else None,
                 )
+                await self._async_stream_into_log(chat_log, chunks, deltas)
                 estimated = self._estimator.calibrate(
                     request["messages"], request.get("tools", ()), stats.prompt_tokens
                 )
@@ -209,16 +224,22 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         _keep_recent(self._recalled, conversation_id, recalled)
         return recalled
 
+    def _text_tools(self) -> bool:
+        """Tell whether tools go in the prompt, by the option or the probe."""
+        mode = self.subentry.data.get(CONF_TOOL_MODE, TOOL_MODE_AUTO)
+        if mode != TOOL_MODE_AUTO:
+            return bool(mode == TOOL_MODE_TEXT)
+        verdict = self.entry.runtime_data.capabilities.get(
+            self.subentry.data[CONF_MODEL]
+        )
+        return verdict is not None and verdict.text_tools
+
     async def _async_request(
-        self,
-        chat_log: conversation.ChatLog,
-        tools: list[ChatCompletionToolParam],
-        left: int,
-        recalled: str | None,
-        *,
-        wrap_up: bool,
+        self, chat_log: conversation.ChatLog, turn: _Turn, left: int
     ) -> dict[str, Any]:
         """Build the request for one iteration, inside the context budget."""
+        tools = turn.tools
+        text_tools = bool(tools) and self._text_tools()
         options = self.subentry.data
         request: dict[str, Any] = {
             "model": options[CONF_MODEL],
@@ -230,23 +251,29 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 request[key] = value
         if extra := options.get(CONF_EXTRA_BODY):
             request["extra_body"] = extra
-        if tools:
+        if tools and not text_tools:
             request["tools"] = tools
             if not left:
                 request["tool_choice"] = "none"
         messages = _capped(content_to_messages(chat_log.content))
-        if recalled:
+        if turn.recalled:
             # Before fitting, so the budget counts it; it stays for the whole
             # conversation, so the prompt prefix stays stable for the cache.
-            _add_to_system_prompt(messages, recalled)
-        messages = await self._async_fit(
-            chat_log.conversation_id, messages, request.get("tools", ())
-        )
-        if left < WRAP_UP_ITERATIONS and wrap_up:
-            _add_to_system_prompt(
-                messages, WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE
-            )
+            _add_to_system_prompt(messages, turn.recalled)
+        # Tools in the prompt cost about what they cost in the request.
+        messages = await self._async_fit(chat_log.conversation_id, messages, tools)
+        # Notes that are the same in every request of a conversation come first,
+        # so they stay in the cached prefix.
+        if turn.speech:
+            _add_to_system_prompt(messages, SPEECH_INSTRUCTIONS)
         request["messages"] = messages
+        if text_tools:
+            _to_text_tools(request, tools)
+        if left < WRAP_UP_ITERATIONS and tools:
+            _add_to_system_prompt(
+                request["messages"],
+                WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE,
+            )
         return request
 
     async def _async_fit(
@@ -319,9 +346,13 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         return summary.strip() if summary else None
 
     async def _async_create(
-        self, request: dict[str, Any]
+        self, request: dict[str, Any], turn: _Turn
     ) -> AsyncStream[ChatCompletionChunk]:
-        """Send the request, retrying a rate limit once and a refused tool_choice."""
+        """Send the request, retrying a rate limit once and a refused tool_choice.
+
+        When the server refuses tools altogether, the request goes again with
+        the tools in the prompt, and the agent stays in text mode from then on.
+        """
         client = self._client
         rate_limit_retried = False
         while True:
@@ -336,12 +367,15 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 rate_limit_retried = True
                 await asyncio.sleep(wait)
             except openai.BadRequestError as err:
-                # Some servers (older vLLM, LM Studio) refuse tool_choice "none";
-                # the final answer is then asked for without tools at all.
-                if "tool_choice" not in request or "tool_choice" not in str(err):
+                if "tool_choice" in request and "tool_choice" in str(err):
+                    # Some servers (older vLLM, LM Studio) refuse tool_choice
+                    # "none": the final answer is asked for without tools.
+                    LOGGER.info("The server refused tool_choice; asking without tools")
+                    del request["tool_choice"], request["tools"]
+                elif "tools" in request and self._refuses_tools(err):
+                    _to_text_tools(request, turn.tools)
+                else:
                     raise self._request_error(err, request) from err
-                LOGGER.info("The server refused tool_choice; asking without tools")
-                del request["tool_choice"], request["tools"]
             except openai.OpenAIError as err:
                 raise self._request_error(err, request) from err
             else:
@@ -356,6 +390,29 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     )
                     raise user_error("server_error")
                 return chunks
+
+    def _refuses_tools(self, err: openai.BadRequestError) -> bool:
+        """Tell whether a refusal is of tools; if so, switch to text mode."""
+        text = str(err).lower()
+        if "tool" not in text or self.subentry.data.get(
+            CONF_TOOL_MODE, TOOL_MODE_AUTO
+        ) != (TOOL_MODE_AUTO):
+            return False
+        model = self.subentry.data[CONF_MODEL]
+        LOGGER.warning(
+            "%s refused tools for %s (%s); describing them in the prompt instead",
+            self.entry.data[CONF_URL],
+            model,
+            describe(err, self.entry.data.get(CONF_API_KEY)),
+        )
+        capabilities = self.entry.runtime_data.capabilities
+        capabilities[model] = replace(
+            capabilities.get(model, Capabilities()), tools=False
+        )
+        async_update_tools_issue(
+            self.hass, self.entry, self.subentry, tools_refused=True
+        )
+        return True
 
     def _request_error(
         self, err: openai.OpenAIError, request: dict[str, Any]
@@ -380,14 +437,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self,
         chat_log: conversation.ChatLog,
         chunks: AsyncStream[ChatCompletionChunk],
-        stats: StreamStats,
-        *,
-        allow_tools: bool,
+        deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
     ) -> None:
         """Stream one response into the chat log, which runs its tool calls."""
-        deltas = transform_stream(_until_broken_after_finish(chunks, stats), stats)
-        if not allow_tools:
-            deltas = _without_tool_calls(deltas)
         try:
             async with chunks:
                 async for _content in chat_log.async_add_delta_content_stream(
@@ -435,6 +487,59 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 }
             }
         )
+
+
+@dataclass(slots=True, kw_only=True)
+class _Turn:
+    """What stays the same in every request of one turn."""
+
+    tools: list[ChatCompletionToolParam]
+    recalled: str | None
+    """What the conversation started with from an earlier one."""
+    speech: bool
+
+
+def _read(
+    chunks: AsyncStream[ChatCompletionChunk],
+    stats: StreamStats,
+    *,
+    allow_tools: bool,
+    text_tools: TextToolCallParser | None,
+    speech: SpeechFilter | None,
+) -> AsyncIterator[conversation.AssistantContentDeltaDict]:
+    """Turn a response's chunks into the chat log deltas of its message."""
+    deltas = transform_stream(
+        _until_broken_after_finish(chunks, stats),
+        stats,
+        text_tools=text_tools,
+        speech=speech,
+    )
+    return deltas if allow_tools else _without_tool_calls(deltas)
+
+
+def _text_tool_parser(
+    guard: ToolGuard | None, turn: _Turn, request: dict[str, Any]
+) -> TextToolCallParser | None:
+    """Return a parser of calls written as text, when the tools went as text."""
+    if guard is None or not turn.tools or "tools" in request:
+        return None
+    matcher = tool_name_matcher(tool["function"]["name"] for tool in turn.tools)
+    return TextToolCallParser(lambda name: matcher(name) or guard.resolve(name))
+
+
+def _to_text_tools(
+    request: dict[str, Any], tools: list[ChatCompletionToolParam]
+) -> None:
+    """Move a request's tools into its prompt, and its calls into the text.
+
+    For servers without a tool parser: their chat templates cannot render
+    tool calls or tool messages either.
+    """
+    request.pop("tools", None)
+    request.pop("tool_choice", None)
+    messages = with_text_tool_calls(request["messages"])
+    _add_to_system_prompt(messages, text_tool_prompt(tools))
+    request["messages"] = messages
 
 
 def _keep_recent[T](recent: dict[str, T], key: str, value: T) -> None:

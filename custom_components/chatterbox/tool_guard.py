@@ -65,7 +65,7 @@ class ToolGuard(llm.APIInstance):
                 f"The arguments for {name} could not be read: {bad_arguments}. "
                 "Call the tool again with the arguments as one JSON object.",
             )
-        if (resolved := self._resolve(name)) is None:
+        if (resolved := self.resolve(name)) is None:
             available = ", ".join(tool.name for tool in self.tools)
             return _error(
                 "UnknownTool",
@@ -84,7 +84,7 @@ class ToolGuard(llm.APIInstance):
             )
         return await self._async_run(tool_input)
 
-    def _resolve(self, name: str) -> str | None:
+    def resolve(self, name: str) -> str | None:
         """Find the tool a name means, forgiving a missing `<domain>__` prefix.
 
         Small models often drop the prefix that HA 2026 puts on tool names

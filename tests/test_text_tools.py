@@ -1,0 +1,160 @@
+"""Models that write tool calls as text: the calls still run, nothing is lost."""
+
+import json
+from typing import Any
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.chatterbox.const import CONF_SPEECH, CONF_TOOL_MODE, DOMAIN
+
+from .conftest import AGENT_ID, ask
+from .llm_server import Abilities, LLMServer, Text
+
+TURN_ON = {"name": "Kitchen light"}
+# The same call, as the chat templates of common local models write it.
+FORMATS = {
+    "hermes": '<tool_call>\n{"name": "HassTurnOn", "arguments": %s}\n</tool_call>',
+    "llama3": '<|python_tag|>{"name": "HassTurnOn", "parameters": %s}',
+    "mistral": '[TOOL_CALLS][{"name": "HassTurnOn", "arguments": %s}]',
+    "fenced": '```json\n{"name": "HassTurnOn", "arguments": %s}\n```',
+    "xml": "<function=HassTurnOn>%s</function>",
+    "invoke": (
+        '<invoke name="HassTurnOn"><parameter name="name">Kitchen light'
+        "</parameter></invoke>"
+    ),
+}
+
+
+async def _set_up(hass: HomeAssistant, entry: MockConfigEntry) -> None:
+    """Set the entry up and let the capability probe finish."""
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+
+def _written(form: str) -> str:
+    """Return the call in a format, with the arguments filled in."""
+    return form % json.dumps(TURN_ON) if "%s" in form else form
+
+
+@pytest.mark.parametrize("piece_size", [1, 5])
+@pytest.mark.parametrize("form", list(FORMATS))
+async def test_a_call_written_as_text_turns_the_light_on(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+    form: str,
+    piece_size: int,
+) -> None:
+    """User asks; the model writes the call as text; the light is on; it says so."""
+    llm_server.abilities = Abilities(tools="text")
+    await _set_up(hass, config_entry)
+    llm_server.reply(
+        Text(_written(FORMATS[form]), piece_size=piece_size),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert hass.states.get(kitchen_light).state == "on"
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
+    first, second = llm_server.chat_requests
+    # The tools went in the prompt, not in the request.
+    assert "tools" not in first
+    assert "<tools>" in first["messages"][0]["content"]
+    assert '"name":"HassTurnOn"' in first["messages"][0]["content"].replace(
+        "intent__", ""
+    )
+    # The call and its result come back as text the template can render.
+    assert [m["role"] for m in second["messages"][-2:]] == ["assistant", "user"]
+    assert "<tool_call>" in second["messages"][-2]["content"]
+    assert second["messages"][-1]["content"].startswith("<tool_response>")
+    assert "Kitchen light" in second["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [
+        {
+            "model": "qwen3:8b",
+            "llm_hass_api": ["assist"],
+            CONF_TOOL_MODE: "text",
+            CONF_SPEECH: False,
+        }
+    ],
+)
+async def test_text_that_only_looks_like_a_call_is_kept(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Text mode by choice: words about calls and unknown tools are spoken as is."""
+    await _set_up(hass, config_entry)
+    answer = (
+        'Write {"name": "x"} in braces, or <tool_call> tags. '
+        '<tool_call>{"name": "OpenThePodBayDoors", "arguments": {}}</tool_call> '
+        "That tool does not exist."
+    )
+    llm_server.reply(Text(answer, piece_size=3))
+
+    result = await ask(hass, "How do tool calls look?")
+
+    assert result.response.speech["plain"]["speech"] == answer
+    assert len(llm_server.chat_requests) == 1
+
+
+async def test_a_server_that_refuses_tools_mid_conversation(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Refused after setup: the turn goes again in text mode; a repair says why."""
+    await _set_up(hass, config_entry)
+    llm_server.abilities = Abilities(tools="refused")
+    llm_server.reply(
+        Text(_written(FORMATS["hermes"])), Text("The kitchen light is on.")
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
+    assert hass.states.get(kitchen_light).state == "on"
+    refused, *later = [
+        r.json for r in llm_server.requests if r.path.endswith("/chat/completions")
+    ]
+    assert "tools" in refused
+    assert all("tools" not in body for body in later)
+    assert "refused tools" in caplog.text
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, f"tools_unsupported_{AGENT_ID}")
+    assert issue is not None
+
+
+MARKDOWN = (
+    "## Tonight\n\n"
+    "Here is **what I found** 😊:\n\n"
+    "- The *kitchen* light is on\n"
+    "- The door is locked\n\n"
+    "More at https://example.com/status."
+)
+
+
+async def test_a_markdown_answer_is_spoken_as_plain_sentences(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """The speech filter cleans what a voice would read out literally."""
+    llm_server.reply(Text(MARKDOWN, piece_size=3))
+
+    result = await ask(hass, "What's the status?")
+
+    spoken: str = result.response.speech["plain"]["speech"]
+    for literal in ("#", "**", "*", "😊", "- ", "https://"):
+        assert literal not in spoken, spoken
+    assert "what I found" in spoken
+    assert "The kitchen light is on." in spoken
+    assert "a link" in spoken
+    body: dict[str, Any] = llm_server.last_chat_request
+    assert "spoken aloud" in body["messages"][0]["content"]

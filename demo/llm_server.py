@@ -29,6 +29,8 @@ import urllib.request
 # calls come back as real tool_calls.
 TEMPLATE = Path(__file__).with_name("qwen25-fencedjson.jinja")
 CHUNK = 8 << 20
+# Home Assistant's prompt with a few devices is well over this; probes are not.
+MIN_SAVED_TOKENS = 512
 
 
 @dataclass(frozen=True)
@@ -141,12 +143,13 @@ def serve(model: Model, weights: Path, args: argparse.Namespace) -> Any:
     return xllamacpp.Server(params)
 
 
-def slot_action(port: int, action: str, file_name: str) -> str:
+def slot_action(port: int, action: str, file_name: str) -> int | str:
     """Save or restore the server's prompt cache (llama.cpp's /slots API).
 
     Home Assistant's prompt (instructions, exposed entities, tools) takes the
     model about half a minute to read on 2 cores. Saved at exit and restored
-    at start, the next run's first turn reads only what is new.
+    at start, the next run's first turn reads only what is new. Returns the
+    number of tokens, or why it failed.
     """
     request = urllib.request.Request(  # our own server on loopback
         f"http://127.0.0.1:{port}/slots/0?action={action}",
@@ -158,8 +161,23 @@ def slot_action(port: int, action: str, file_name: str) -> str:
             answer = json.load(response)
     except OSError as err:
         return f"{action} failed: {err}"
-    tokens = answer.get(f"n_{action}d", answer.get("n_saved", "?"))
-    return f"{action}d {tokens} tokens of prompt cache ({file_name})"
+    return int(answer.get(f"n_{action}d", 0))
+
+
+def save_prompt_cache(port: int, cache: Path, file_name: str) -> None:
+    """Keep the slot's cache for the next run if it holds a Home Assistant prompt.
+
+    The last request may have been a tiny one (Chatterbox's probe): its cache
+    would be no use, so the one saved before stays.
+    """
+    trial = f"{file_name}.new"
+    tokens = slot_action(port, "save", trial)
+    if isinstance(tokens, int) and tokens >= MIN_SAVED_TOKENS:
+        (cache / trial).replace(cache / file_name)
+        log(f"saved {tokens} tokens of prompt cache ({file_name})")
+        return
+    (cache / trial).unlink(missing_ok=True)
+    log(f"kept the saved prompt cache: this one has {tokens} tokens")
 
 
 def main() -> None:
@@ -179,7 +197,8 @@ def main() -> None:
     server = serve(model, weights, args)
     slot_file = f"{model.alias}.slot"
     if (args.cache / slot_file).exists():
-        log(slot_action(args.port, "restore", slot_file))
+        tokens = slot_action(args.port, "restore", slot_file)
+        log(f"restored {tokens} tokens of prompt cache ({slot_file})")
     log(
         f"READY {server.listening_address}/v1 model={model.alias} "
         f"threads={args.threads} ctx={args.ctx} "
@@ -196,7 +215,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _stop)
     while not stop:
         time.sleep(0.5)
-    log(slot_action(args.port, "save", slot_file))
+    save_prompt_cache(args.port, args.cache, slot_file)
     del server
     os._exit(0)  # llama.cpp's threads need no more tidying than the exit gives
 

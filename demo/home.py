@@ -414,8 +414,8 @@ When the user asks how something is (a device, the weather), call GetLiveContext
 and answer from its result. Never switch, lock or unlock anything unless the user \
 asks for exactly that.
 To control a device, pass its name exactly as listed and its domain. Leave out \
-area, floor and device_class unless the user said them. Never invent a value.
-"""
+area, floor and device_class unless the user said them. Never invent a value.\
+"""  # no final newline: Home Assistant strips it when it saves the agent
 # A small model that failed twice seldom succeeds later: stop it sooner.
 AGENT_MAX_ITERATIONS = 4
 

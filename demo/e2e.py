@@ -171,7 +171,11 @@ class Run:
         )
         await page.get_by_role("button", name="Add conversation agent").first.click()
         # With two servers, the dialog first asks which one gets the agent.
-        await page.get_by_text(self.server_title, exact=True).last.click()
+        await (
+            page.locator("dialog-pick-config-entry")
+            .get_by_text(self.server_title, exact=True)
+            .click()
+        )
         # The form's first field is the agent's name.
         name = page.locator("dialog-data-entry-flow input").first
         await name.wait_for(timeout=MINUTE_MS)

@@ -104,6 +104,7 @@ class Run:
         """Save a numbered screenshot of the page."""
         self.count += 1
         path = self.shots / f"{self.count:02d}-{name}.png"
+        await self.page.wait_for_timeout(400)  # let labels and dialogs settle
         await self.page.screenshot(path=path)
         log(f"[{time.monotonic() - self.started:5.1f}s] screenshot {path}")
 

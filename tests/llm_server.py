@@ -89,7 +89,7 @@ class _Message(StreamedReply):
     reasoning: str | None = None
     # vLLM and DeepSeek stream "reasoning_content"; Ollama and OpenRouter "reasoning".
     reasoning_key: str = "reasoning_content"
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage | None = field(default_factory=Usage)  # None: the server sends none
     piece_size: int = 4  # characters per streamed content or argument fragment
 
 
@@ -480,7 +480,7 @@ class LLMServer:
                     request, reply, reply.chunks, reply.content_type, reply.status
                 )
             case Text() | ToolCalls():
-                if self.tokenizer is not None:
+                if self.tokenizer is not None and reply.usage is not None:
                     counted = Usage(self.tokenizer(body), reply.usage.completion_tokens)
                     reply = replace(reply, usage=counted)
                 return await self._complete(request, reply, body)
@@ -525,7 +525,7 @@ class LLMServer:
                     **head,
                     "object": "chat.completion",
                     "choices": [{**choice, "finish_reason": reply.finish_reason}],
-                    "usage": reply.usage.to_json(),
+                    "usage": reply.usage and reply.usage.to_json(),
                 }
             )
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -553,7 +553,7 @@ class LLMServer:
         parts = _tool_call_deltas(calls, size, same_chunk=same_chunk)
         events += [chunk({"tool_calls": part}) for part in parts]
         events.append(chunk({}, reply.finish_reason))
-        if include_usage:
+        if include_usage and reply.usage is not None:
             # The usage chunk has no choices at all.
             events.append(_sse({**head, "choices": [], "usage": reply.usage.to_json()}))
         events.append(_sse("[DONE]"))

@@ -1,6 +1,8 @@
 """Chatterbox: an agentic conversation agent on any OpenAI-compatible server."""
 
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import openai
 
@@ -45,7 +47,8 @@ from .repairs import async_delete_entry_issues, async_update_tools_issue
 from .services import async_setup_services
 from .skills.registry import async_use_skills
 
-PLATFORMS: list[Platform] = [Platform.CONVERSATION]
+RECENT_TURNS = 5
+PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.SENSOR]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 
@@ -62,6 +65,10 @@ class ChatterboxRuntime:
     server_kind: ServerKind | None = None
     capabilities: dict[str, Capabilities] = field(default_factory=dict)
     """The probe's verdicts per model of an agent, once it has run."""
+    recent_turns: deque[dict[str, Any]] = field(
+        default_factory=lambda: deque(maxlen=RECENT_TURNS)
+    )
+    """What the last turns of the entry's agents cost, for diagnostics."""
 
 
 type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]

@@ -75,6 +75,7 @@ from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
 from .tool_guard import ToolGuard, guard_tools
+from .usage import TurnUsage
 from .wire import content_to_messages, format_tool, with_text_tool_calls
 
 # Seconds the server may stay silent, before its first byte or between chunks.
@@ -146,20 +147,29 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 self.hass, self.coordinator.async_request_refresh(), "chatterbox check"
             )
             raise user_error("cannot_connect")
-        recalled = self._recall(chat_log, memory_key)
+        usage = TurnUsage()
+        try:
+            await self._async_loop(chat_log, self._recall(chat_log, memory_key), usage)
+        finally:
+            usage.async_announce(self.hass, self.subentry.subentry_id)
+            self.entry.runtime_data.recent_turns.append(
+                usage.summary(self.subentry.subentry_id)
+            )
+        if memory_key is not None:
+            compaction = self._compactions.get(chat_log.conversation_id)
+            self.entry.runtime_data.memory.remember(
+                memory_key,
+                compaction.summary if compaction else None,
+                chat_log.content,
+            )
+
+    async def _async_loop(
+        self, chat_log: conversation.ChatLog, recalled: str | None, usage: TurnUsage
+    ) -> None:
+        """Run the iterations of one turn until the model answers."""
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
-            # The same tools, serialized once, go out in every request of the
-            # turn: identical bytes keep the server's prompt cache valid.
-            turn = _Turn(
-                tools=[
-                    format_tool(tool, guard.custom_serializer) for tool in guard.tools
-                ]
-                if guard is not None
-                else [],
-                recalled=recalled,
-                speech=bool(self.subentry.data.get(CONF_SPEECH, True)),
-            )
+            turn = self._turn(guard, recalled)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
                 # LLM_INFERENCE
@@ -178,9 +188,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     speech=SpeechFilter() if turn.speech else None,
                 )
                 await self._async_stream_into_log(chat_log, chunks, deltas)
-                estimated = self._estimator.calibrate(
-                    request["messages"], request.get("tools", ()), stats.prompt_tokens
-                )
+                estimated = self._observe(request, stats, usage)
                 self._trace(
                     chat_log, iteration, stats, chat_log.content[start:], estimated
                 )
@@ -197,13 +205,31 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
-        if memory_key is not None:
-            compaction = self._compactions.get(chat_log.conversation_id)
-            self.entry.runtime_data.memory.remember(
-                memory_key,
-                compaction.summary if compaction else None,
-                chat_log.content,
-            )
+
+    def _turn(self, guard: ToolGuard | None, recalled: str | None) -> _Turn:
+        """Settle what every request of the turn shares."""
+        # The same tools, serialized once, go out in every request of the
+        # turn: identical bytes keep the server's prompt cache valid.
+        tools = (
+            [format_tool(tool, guard.custom_serializer) for tool in guard.tools]
+            if guard is not None
+            else []
+        )
+        return _Turn(
+            tools=tools,
+            recalled=recalled,
+            speech=bool(self.subentry.data.get(CONF_SPEECH, True)),
+        )
+
+    def _observe(
+        self, request: dict[str, Any], stats: StreamStats, usage: TurnUsage
+    ) -> int:
+        """Learn from what one request cost; return the prompt tokens estimated."""
+        estimated = self._estimator.calibrate(
+            request["messages"], request.get("tools", ()), stats.prompt_tokens
+        )
+        usage.add(stats, estimated, self._estimator.chars_per_token)
+        return estimated
 
     def _recall(
         self, chat_log: conversation.ChatLog, memory_key: str | None

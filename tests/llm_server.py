@@ -176,6 +176,7 @@ class Abilities:
     reasoning: bool = False
     json_schema: bool = True
     probe_error: int | None = None  # when set, every probe gets this status
+    strict_models: bool = False  # 404 for a model the server does not list
 
 
 TOOLS_REFUSED = "tools param requires --jinja flag"
@@ -417,17 +418,46 @@ class LLMServer:
         """Refuse what the model cannot do, as its server would; answer probes."""
         if not isinstance(body, dict):
             return None
-        if self.abilities.tools == "refused" and body.get("tools"):
-            return Error(400, openai_error(TOOLS_REFUSED), headers={})
-        schema = (body.get("response_format") or {}).get("type") == "json_schema"
-        if schema and not self.abilities.json_schema:
-            return Error(400, openai_error(SCHEMA_REFUSED), headers={})
-        if body.get("stream") and not self.abilities.streaming:
-            return Error(400, openai_error("stream is not supported"), headers={})
+        if refusal := self._refusal(body):
+            return Error(refusal[0], refusal[1], headers={})
         probe = _probe(body)
         if probe is not None and self.abilities.probe_error is not None:
             return Error(self.abilities.probe_error, openai_error("busy"), headers={})
         return None if probe is None else self._probe_reply(probe)
+
+    def _refusal(self, body: dict[str, Any]) -> tuple[int, Any] | None:
+        """Return the status and body a server refuses a request with, if it does."""
+        model = body.get("model")
+        schema = (body.get("response_format") or {}).get("type") == "json_schema"
+        refusals = [
+            # Ollama's answer for a model it does not have.
+            (
+                self.abilities.strict_models and model not in self.models,
+                404,
+                openai_error(
+                    f'model "{model}" not found, try pulling it first',
+                    type="not_found_error",
+                ),
+            ),
+            (
+                self.abilities.tools == "refused" and bool(body.get("tools")),
+                400,
+                openai_error(TOOLS_REFUSED),
+            ),
+            (
+                schema and not self.abilities.json_schema,
+                400,
+                openai_error(SCHEMA_REFUSED),
+            ),
+            (
+                bool(body.get("stream")) and not self.abilities.streaming,
+                400,
+                openai_error("stream is not supported"),
+            ),
+        ]
+        return next(
+            ((status, error) for refused, status, error in refusals if refused), None
+        )
 
     def _probe_reply(self, probe: str) -> ChatReply:
         """Answer a capability probe the way the model would."""

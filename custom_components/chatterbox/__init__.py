@@ -19,7 +19,7 @@ from homeassistant.exceptions import (
     ConfigEntryError,
     ConfigEntryNotReady,
 )
-from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import config_validation as cv, issue_registry as ir
 from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.typing import ConfigType
 
@@ -43,7 +43,11 @@ from .const import (
 )
 from .coordinator import ChatterboxCoordinator
 from .memory import MemoryStore, async_get_memory_store
-from .repairs import async_delete_entry_issues, async_update_tools_issue
+from .repairs import (
+    async_delete_entry_issues,
+    async_update_tools_issue,
+    model_issue_id,
+)
 from .services import async_setup_services
 from .skills.registry import async_use_skills
 
@@ -159,9 +163,13 @@ async def _async_probe_agents(
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
     for agent in agents:
         model = agent.data[CONF_MODEL]
+        verdict = runtime.capabilities[model]
         async_update_tools_issue(
-            hass, entry, agent, tools_refused=runtime.capabilities[model].tools is False
+            hass, entry, agent, tools_refused=verdict.tools is False
         )
+        if verdict.streaming:
+            # The model answered: it is back, or was never gone.
+            ir.async_delete_issue(hass, DOMAIN, model_issue_id(agent.subentry_id))
         keep_alive = agent.data.get(CONF_KEEP_ALIVE, KEEP_ALIVE_OFF)
         if runtime.server_kind is ServerKind.OLLAMA and keep_alive != KEEP_ALIVE_OFF:
             await async_ollama_keep_alive(runtime.client, model, keep_alive)

@@ -70,7 +70,7 @@ from .errors import (
     user_error,
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
-from .repairs import async_update_tools_issue
+from .repairs import async_model_missing, async_update_tools_issue
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
@@ -451,6 +451,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         )
         if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
             self.entry.async_start_reauth(self.hass)
+        if isinstance(err, openai.NotFoundError):
+            async_model_missing(self.hass, self.entry, self.subentry)
         if isinstance(err, openai.APIConnectionError) and isinstance(
             err.__cause__, httpx.ConnectError
         ):

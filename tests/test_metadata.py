@@ -86,7 +86,7 @@ def test_manifest_has_what_hassfest_and_the_marketplace_require() -> None:
     assert MANIFEST["integration_type"] == "service"
     assert MANIFEST["config_flow"] is True
     assert (PACKAGE / "config_flow.py").is_file()
-    assert MANIFEST["dependencies"] == ["conversation"]
+    assert MANIFEST["dependencies"] == ["ai_task", "conversation"]
     assert MANIFEST["after_dependencies"] == ["assist_pipeline", "intent", "weather"]
     assert AwesomeVersion(MANIFEST["version"], ensure_strategy=VERSION_STRATEGIES)
 

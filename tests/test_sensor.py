@@ -3,7 +3,7 @@
 import pytest
 
 from homeassistant.core import HomeAssistant, State
-from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import entity_registry as er, restore_state
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
     mock_restore_cache_with_extra_data,
@@ -100,23 +100,41 @@ async def test_a_server_without_usage_is_estimated(
     assert state.attributes["estimated"] is True
 
 
-async def test_totals_survive_a_restart(
-    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
-) -> None:
-    """The totals go on from where they were before Home Assistant restarted."""
+def _restore(hass: HomeAssistant, states: dict[str, float]) -> None:
+    """Give the sensors their values from before a restart.
+
+    The test plugin (pinned to HA 2026.10) fills restore_state's old index by
+    entity_id; HA 2026.11 reads a registered entity's by its registry id.
+    """
     mock_restore_cache_with_extra_data(
         hass,
         [
             (
-                State(PREFIX + "prompt_tokens", "1000"),
-                {"native_value": 1000, "native_unit_of_measurement": "tokens"},
-            ),
-            (
-                State(PREFIX + "turns", "7"),
-                {"native_value": 7, "native_unit_of_measurement": None},
-            ),
+                State(PREFIX + key, str(value)),
+                {"native_value": value, "native_unit_of_measurement": None},
+            )
+            for key, value in states.items()
         ],
     )
+    data = restore_state.async_get(hass)
+    if hasattr(data, "last_states_by_entity_registry_id"):
+        registry = er.async_get(hass)
+        for key in states:
+            entry = registry.async_get_or_create(
+                "sensor",
+                "chatterbox",
+                f"{AGENT_ID}-{key}",
+                suggested_object_id=f"kitchen_helper_{key}",
+            )
+            stored = data.last_states[entry.entity_id]
+            data.last_states_by_entity_registry_id[entry.id] = stored
+
+
+async def test_totals_survive_a_restart(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """The totals go on from where they were before Home Assistant restarted."""
+    _restore(hass, {"prompt_tokens": 1000, "turns": 7})
     assert await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()
     assert _value(hass, "prompt_tokens") == 1000

@@ -39,6 +39,7 @@ from .const import (
     DOMAIN,
     KEEP_ALIVE_OFF,
     LOGGER,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from .coordinator import ChatterboxCoordinator
@@ -52,7 +53,7 @@ from .services import async_setup_services
 from .skills.registry import async_use_skills
 
 RECENT_TURNS = 5
-PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.SENSOR]
+PLATFORMS: list[Platform] = [Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 
@@ -154,7 +155,7 @@ async def _async_probe_agents(
     agents = [
         subentry
         for subentry in entry.subentries.values()
-        if subentry.subentry_type == SUBENTRY_CONVERSATION
+        if subentry.subentry_type in (SUBENTRY_CONVERSATION, SUBENTRY_AI_TASK)
     ]
     for model in sorted({agent.data[CONF_MODEL] for agent in agents}):
         runtime.capabilities[model] = await async_probe(

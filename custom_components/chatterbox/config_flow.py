@@ -59,6 +59,7 @@ from .const import (
     CONF_TOOL_MODE,
     CONF_TOP_P,
     DEFAULT_AGENT_NAME,
+    DEFAULT_AI_TASK_NAME,
     DEFAULT_MAX_ITERATIONS,
     DOMAIN,
     KEEP_ALIVE_OFF,
@@ -69,8 +70,10 @@ from .const import (
     MIN_HISTORY_TOKENS,
     MIN_ITERATIONS,
     RECOMMENDED_AGENT_OPTIONS,
+    RECOMMENDED_AI_TASK_OPTIONS,
     RESERVED_BODY_KEYS,
     SECTION_ADVANCED,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
     TOOL_MODE_AUTO,
     TOOL_MODES,
@@ -134,7 +137,10 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
         cls, config_entry: ConfigEntry
     ) -> dict[str, type[ConfigSubentryFlow]]:
         """Return the kinds of agents a server entry can hold."""
-        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+        return {
+            SUBENTRY_CONVERSATION: AgentSubentryFlow,
+            SUBENTRY_AI_TASK: AITaskSubentryFlow,
+        }
 
     async def _async_probe(
         self, data: Mapping[str, Any], errors: dict[str, str]
@@ -248,6 +254,10 @@ class AgentSubentryFlow(ConfigSubentryFlow):
     """Add or change a conversation agent of a server entry."""
 
     options: dict[str, Any]
+    recommended: Mapping[str, Any] = RECOMMENDED_AGENT_OPTIONS
+    default_name = DEFAULT_AGENT_NAME
+    # Settings that only a conversation agent has.
+    only_conversation: frozenset[str] = frozenset()
 
     @property
     def _is_new(self) -> bool:
@@ -258,7 +268,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         self, user_input: dict[str, Any] | None = None
     ) -> SubentryFlowResult:
         """Add an agent, starting from the recommended settings."""
-        self.options = dict(RECOMMENDED_AGENT_OPTIONS)
+        self.options = dict(self.recommended)
         return await self.async_step_init(user_input)
 
     async def async_step_reconfigure(
@@ -289,7 +299,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 placeholders["keys"] = ", ".join(reserved)
             elif self._is_new:
                 return self.async_create_entry(
-                    title=title or DEFAULT_AGENT_NAME, data=data
+                    title=title or self.default_name, data=data
                 )
             else:
                 return self.async_update_and_abort(
@@ -335,7 +345,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             models = entry.runtime_data.models
         schema: dict[Any, Any] = {}
         if self._is_new:
-            schema[probatio.Required(CONF_NAME, default=DEFAULT_AGENT_NAME)] = str
+            schema[probatio.Required(CONF_NAME, default=self.default_name)] = str
         schema |= {
             probatio.Required(CONF_MODEL): SelectSelector(
                 SelectSelectorConfig(
@@ -434,7 +444,26 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 {"collapsed": True},
             ),
         }
-        return probatio.Schema(schema)
+        return probatio.Schema(
+            {
+                key: value
+                for key, value in schema.items()
+                if str(key) not in self.only_conversation
+            }
+        )
+
+
+class AITaskSubentryFlow(AgentSubentryFlow):
+    """Add or change an AI Task of a server entry: the same loop, no voice.
+
+    Its tools come with each task, and its answers are data, not speech.
+    """
+
+    recommended = RECOMMENDED_AI_TASK_OPTIONS
+    default_name = DEFAULT_AI_TASK_NAME
+    only_conversation = frozenset(
+        {CONF_PROMPT, CONF_LLM_HASS_API, CONF_MEMORY, CONF_SPEECH}
+    )
 
 
 def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,9 @@ decides what to send, streams the answer into the log, and stops.
 
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+import json
+from pathlib import Path
 import time
 from typing import Any, Final
 
@@ -51,6 +53,7 @@ from .const import (
     DOMAIN,
     LOGGER,
     MAX_TRACKED_CONVERSATIONS,
+    SUBENTRY_CONVERSATION,
     TOOL_MODE_AUTO,
     TOOL_MODE_TEXT,
     TOOL_RESULT_LIMIT,
@@ -76,7 +79,12 @@ from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
 from .tool_guard import ToolGuard, guard_tools
 from .usage import TurnUsage
-from .wire import content_to_messages, format_tool, with_text_tool_calls
+from .wire import (
+    content_to_messages,
+    format_tool,
+    image_data_url,
+    with_text_tool_calls,
+)
 
 # Seconds the server may stay silent, before its first byte or between chunks.
 # Local models on small machines can take long to read a big prompt.
@@ -132,12 +140,16 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         )
 
     async def _async_handle_chat_log(
-        self, chat_log: conversation.ChatLog, memory_key: str | None = None
+        self,
+        chat_log: conversation.ChatLog,
+        memory_key: str | None = None,
+        structure: dict[str, Any] | None = None,
     ) -> None:
         """Answer the turn in the chat log, calling tools as the model asks.
 
         With a memory key, a new conversation starts with what the agent
-        remembers under it, and each answered turn updates that memory.
+        remembers under it, and each answered turn updates that memory. With a
+        structure (a response_format), the answer is asked for as JSON.
         """
         if not self.coordinator.last_update_success:
             # Asking now would only make the user wait for a timeout. A check
@@ -149,7 +161,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             raise user_error("cannot_connect")
         usage = TurnUsage()
         try:
-            await self._async_loop(chat_log, self._recall(chat_log, memory_key), usage)
+            recalled = self._recall(chat_log, memory_key)
+            await self._async_loop(chat_log, recalled, structure, usage)
         finally:
             usage.async_announce(self.hass, self.subentry.subentry_id)
             self.entry.runtime_data.recent_turns.append(
@@ -164,12 +177,16 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             )
 
     async def _async_loop(
-        self, chat_log: conversation.ChatLog, recalled: str | None, usage: TurnUsage
+        self,
+        chat_log: conversation.ChatLog,
+        recalled: str | None,
+        structure: dict[str, Any] | None,
+        usage: TurnUsage,
     ) -> None:
         """Run the iterations of one turn until the model answers."""
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
-            turn = self._turn(guard, recalled)
+            turn = await self._async_turn(chat_log, guard, recalled, structure)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
                 # LLM_INFERENCE
@@ -206,7 +223,13 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
 
-    def _turn(self, guard: ToolGuard | None, recalled: str | None) -> _Turn:
+    async def _async_turn(
+        self,
+        chat_log: conversation.ChatLog,
+        guard: ToolGuard | None,
+        recalled: str | None,
+        structure: dict[str, Any] | None,
+    ) -> _Turn:
         """Settle what every request of the turn shares."""
         # The same tools, serialized once, go out in every request of the
         # turn: identical bytes keep the server's prompt cache valid.
@@ -218,7 +241,13 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         return _Turn(
             tools=tools,
             recalled=recalled,
-            speech=bool(self.subentry.data.get(CONF_SPEECH, True)),
+            # Only what a conversation agent says may be spoken.
+            speech=self.subentry.subentry_type == SUBENTRY_CONVERSATION
+            and bool(self.subentry.data.get(CONF_SPEECH, True)),
+            structure=structure,
+            images=await self.hass.async_add_executor_job(
+                _read_images, chat_log.content
+            ),
         )
 
     def _observe(
@@ -266,22 +295,12 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         """Build the request for one iteration, inside the context budget."""
         tools = turn.tools
         text_tools = bool(tools) and self._text_tools()
-        options = self.subentry.data
-        request: dict[str, Any] = {
-            "model": options[CONF_MODEL],
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
-            if (value := options.get(key)) is not None:
-                request[key] = value
-        if extra := options.get(CONF_EXTRA_BODY):
-            request["extra_body"] = extra
+        request = self._settings()
         if tools and not text_tools:
             request["tools"] = tools
             if not left:
                 request["tool_choice"] = "none"
-        messages = _capped(content_to_messages(chat_log.content))
+        messages = _capped(content_to_messages(chat_log.content, turn.images))
         if turn.recalled:
             # Before fitting, so the budget counts it; it stays for the whole
             # conversation, so the prompt prefix stays stable for the cache.
@@ -293,6 +312,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if turn.speech:
             _add_to_system_prompt(messages, SPEECH_INSTRUCTIONS)
         request["messages"] = messages
+        if turn.structure is not None:
+            self._ask_for_structure(request, turn.structure)
         if text_tools:
             _to_text_tools(request, tools)
         if left < WRAP_UP_ITERATIONS and tools:
@@ -301,6 +322,31 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE,
             )
         return request
+
+    def _settings(self) -> dict[str, Any]:
+        """Return the request's settings, from the agent's options."""
+        options = self.subentry.data
+        request: dict[str, Any] = {
+            "model": options[CONF_MODEL],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
+            if (value := options.get(key)) is not None:
+                request[key] = value
+        if extra := options.get(CONF_EXTRA_BODY):
+            request["extra_body"] = extra
+        return request
+
+    def _ask_for_structure(
+        self, request: dict[str, Any], response_format: dict[str, Any]
+    ) -> None:
+        """Ask for JSON: by response_format, or in words where it was refused."""
+        verdict = self.entry.runtime_data.capabilities.get(request["model"])
+        if verdict is not None and verdict.json_schema is False:
+            _add_to_system_prompt(request["messages"], _schema_note(response_format))
+        else:
+            request["response_format"] = response_format
 
     async def _async_fit(
         self,
@@ -393,29 +439,46 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 rate_limit_retried = True
                 await asyncio.sleep(wait)
             except openai.BadRequestError as err:
-                if "tool_choice" in request and "tool_choice" in str(err):
-                    # Some servers (older vLLM, LM Studio) refuse tool_choice
-                    # "none": the final answer is asked for without tools.
-                    LOGGER.info("The server refused tool_choice; asking without tools")
-                    del request["tool_choice"], request["tools"]
-                elif "tools" in request and self._refuses_tools(err):
-                    _to_text_tools(request, turn.tools)
-                else:
+                if not self._adapt(request, turn, err):
                     raise self._request_error(err, request) from err
             except openai.OpenAIError as err:
                 raise self._request_error(err, request) from err
             else:
-                if chunks.response.headers.get("content-type", "").startswith(
-                    "text/html"
-                ):
-                    await chunks.close()
-                    LOGGER.warning(
-                        "%s answered with a web page, not an API stream; check that "
-                        "the URL is the API's (it usually ends in /v1)",
-                        self.entry.data[CONF_URL],
-                    )
-                    raise user_error("server_error")
+                await self._async_check_api_stream(chunks)
                 return chunks
+
+    def _adapt(
+        self, request: dict[str, Any], turn: _Turn, err: openai.BadRequestError
+    ) -> bool:
+        """Change a refused request into one the server takes; False if none."""
+        if "tool_choice" in request and "tool_choice" in str(err):
+            # Some servers (older vLLM, LM Studio) refuse tool_choice "none":
+            # the final answer is asked for without tools.
+            LOGGER.info("The server refused tool_choice; asking without tools")
+            del request["tool_choice"], request["tools"]
+        elif "tools" in request and self._refuses_tools(err):
+            _to_text_tools(request, turn.tools)
+        elif "response_format" in request and "response_format" in str(err):
+            # The schema goes in the prompt, and the answer is checked after.
+            LOGGER.info("The server refused a JSON schema; asking in words")
+            schema = request.pop("response_format")
+            _add_to_system_prompt(request["messages"], _schema_note(schema))
+        else:
+            return False
+        return True
+
+    async def _async_check_api_stream(
+        self, chunks: AsyncStream[ChatCompletionChunk]
+    ) -> None:
+        """Refuse a web page where the API's stream should be."""
+        if chunks.response.headers.get("content-type", "").startswith("text/html"):
+            await chunks.close()
+            LOGGER.warning(
+                "%s answered with a web page, not an API stream; check that "
+                "the URL is the API's (it usually ends in /v1)",
+                self.entry.data[CONF_URL],
+            )
+            raise user_error("server_error")
 
     def _refuses_tools(self, err: openai.BadRequestError) -> bool:
         """Tell whether a refusal is of tools; if so, switch to text mode."""
@@ -525,6 +588,30 @@ class _Turn:
     recalled: str | None
     """What the conversation started with from an earlier one."""
     speech: bool
+    structure: dict[str, Any] | None = None
+    """The response_format an AI Task asks for."""
+    images: dict[Path, str] = field(default_factory=dict)
+    """The data URL of each image attached to the conversation."""
+
+
+def _read_images(content: Sequence[conversation.Content]) -> dict[Path, str]:
+    """Read the images attached to the conversation, once per turn."""
+    return {
+        attachment.path: url
+        for item in content
+        if isinstance(item, conversation.UserContent)
+        for attachment in item.attachments or ()
+        if (url := image_data_url(attachment)) is not None
+    }
+
+
+def _schema_note(response_format: dict[str, Any]) -> str:
+    """Ask in words for what a refused response_format would have enforced."""
+    schema = json.dumps(response_format["json_schema"]["schema"], ensure_ascii=False)
+    return (
+        "Answer with only a JSON object that matches this JSON schema, and "
+        f"nothing else:\n{schema}"
+    )
 
 
 def _read(

@@ -109,6 +109,8 @@ class UsageSensor(RestoreSensor):
     """One usage figure of one agent."""
 
     _attr_has_entity_name = True
+    # Updated by the agent's turns, never polled.
+    _attr_should_poll = False
     entity_description: UsageSensorDescription
 
     def __init__(

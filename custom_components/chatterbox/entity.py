@@ -124,6 +124,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
+        self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
             name=subentry.title,
@@ -134,10 +135,16 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
 
     @property
     def _client(self) -> openai.AsyncOpenAI:
-        """Return the server's client as the loop uses it: its own retries only."""
-        return self.entry.runtime_data.client.with_options(
-            timeout=REQUEST_TIMEOUT, max_retries=0
-        )
+        """Return the server's client as the loop uses it: its own retries only.
+
+        The copy is kept: every new copy of an SDK client looks its platform up
+        again, in an executor thread, on its first request.
+        """
+        if self._loop_client is None or self._loop_client.timeout != REQUEST_TIMEOUT:
+            self._loop_client = self.entry.runtime_data.client.with_options(
+                timeout=REQUEST_TIMEOUT, max_retries=0
+            )
+        return self._loop_client
 
     async def _async_handle_chat_log(
         self,

@@ -14,7 +14,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
-from .entity import ChatterboxLLMEntity
+from .entity import ChatterboxLLMEntity, add_per_subentry
 from .wire import structure_schema
 
 # The server decides how many requests it takes at once.
@@ -33,12 +33,9 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add one AI Task entity per AI Task subentry."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type == SUBENTRY_AI_TASK:
-            async_add_entities(
-                [ChatterboxAITaskEntity(entry, subentry)],
-                config_subentry_id=subentry.subentry_id,
-            )
+    add_per_subentry(
+        entry, async_add_entities, SUBENTRY_AI_TASK, ChatterboxAITaskEntity
+    )
 
 
 class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):

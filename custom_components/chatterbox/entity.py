@@ -9,7 +9,7 @@ decides what to send, streams the answer into the log, and stops.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 import json
 from pathlib import Path
@@ -30,6 +30,7 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import ChatterboxConfigEntry
@@ -619,6 +620,20 @@ def _schema_note(response_format: dict[str, Any]) -> str:
         "Answer with only a JSON object that matches this JSON schema, and "
         f"nothing else:\n{schema}"
     )
+
+
+def add_per_subentry(
+    entry: ChatterboxConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+    subentry_type: str,
+    entity: Callable[[ChatterboxConfigEntry, ConfigSubentry], ChatterboxLLMEntity],
+) -> None:
+    """Add one entity for each subentry of a type, attached to its subentry."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type == subentry_type:
+            async_add_entities(
+                [entity(entry, subentry)], config_subentry_id=subentry.subentry_id
+            )
 
 
 def _read(

@@ -46,6 +46,7 @@ from homeassistant.helpers.selector import (
 
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import (
+    CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_KEEP_ALIVE,
@@ -58,6 +59,7 @@ from .const import (
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
     CONF_TOP_P,
+    CONF_UNATTENDED,
     DEFAULT_AGENT_NAME,
     DEFAULT_AI_TASK_NAME,
     DEFAULT_MAX_ITERATIONS,
@@ -77,6 +79,8 @@ from .const import (
     SUBENTRY_CONVERSATION,
     TOOL_MODE_AUTO,
     TOOL_MODES,
+    UNATTENDED_ALLOW,
+    UNATTENDED_REFUSE,
 )
 from .memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
 
@@ -93,6 +97,7 @@ ADVANCED_OPTIONS = (
     CONF_TOOL_MODE,
     CONF_KEEP_ALIVE,
     CONF_EXTRA_BODY,
+    CONF_UNATTENDED,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -101,6 +106,8 @@ UNSAVED_DEFAULTS = {
     CONF_SPEECH: True,
     CONF_TOOL_MODE: TOOL_MODE_AUTO,
     CONF_KEEP_ALIVE: KEEP_ALIVE_OFF,
+    CONF_CONFIRM: True,
+    CONF_UNATTENDED: UNATTENDED_REFUSE,
 }
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
@@ -383,6 +390,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 )
             ),
             probatio.Required(CONF_SPEECH, default=True): BooleanSelector(),
+            probatio.Required(CONF_CONFIRM, default=True): BooleanSelector(),
             probatio.Required(SECTION_ADVANCED): section(
                 probatio.Schema(
                     {
@@ -439,18 +447,33 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                             )
                         ),
                         probatio.Optional(CONF_EXTRA_BODY): ObjectSelector(),
+                        probatio.Optional(
+                            CONF_UNATTENDED, default=UNATTENDED_REFUSE
+                        ): SelectSelector(
+                            SelectSelectorConfig(
+                                options=[UNATTENDED_REFUSE, UNATTENDED_ALLOW],
+                                translation_key=CONF_UNATTENDED,
+                                mode=SelectSelectorMode.DROPDOWN,
+                            )
+                        ),
                     }
                 ),
                 {"collapsed": True},
             ),
         }
-        return probatio.Schema(
-            {
-                key: value
-                for key, value in schema.items()
-                if str(key) not in self.only_conversation
-            }
-        )
+        return probatio.Schema(self._without_conversation_only(schema))
+
+    def _without_conversation_only(self, fields: dict[Any, Any]) -> dict[Any, Any]:
+        """Drop the settings only a conversation agent has, in sections too."""
+        kept: dict[Any, Any] = {}
+        for key, value in fields.items():
+            if str(key) in self.only_conversation:
+                continue
+            if isinstance(value, section):
+                inner = self._without_conversation_only(value.schema.schema)
+                value = section(probatio.Schema(inner), value.options)  # noqa: PLW2901
+            kept[key] = value
+        return kept
 
 
 class AITaskSubentryFlow(AgentSubentryFlow):
@@ -462,7 +485,14 @@ class AITaskSubentryFlow(AgentSubentryFlow):
     recommended = RECOMMENDED_AI_TASK_OPTIONS
     default_name = DEFAULT_AI_TASK_NAME
     only_conversation = frozenset(
-        {CONF_PROMPT, CONF_LLM_HASS_API, CONF_MEMORY, CONF_SPEECH}
+        {
+            CONF_PROMPT,
+            CONF_LLM_HASS_API,
+            CONF_MEMORY,
+            CONF_SPEECH,
+            CONF_CONFIRM,
+            CONF_UNATTENDED,
+        }
     )
 
 

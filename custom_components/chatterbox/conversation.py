@@ -91,5 +91,7 @@ class ChatterboxConversationEntity(
                 user_input.device_id,
                 user_input.context.user_id,
             ),
+            # A device or a signed-in user is someone who can say yes.
+            attended=bool(user_input.device_id or user_input.context.user_id),
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)

@@ -29,7 +29,7 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import device_registry as dr, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
@@ -37,6 +37,7 @@ from . import ChatterboxConfigEntry
 from .capabilities import Capabilities
 from .client import describe
 from .const import (
+    CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
@@ -48,6 +49,7 @@ from .const import (
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
     CONF_TOP_P,
+    CONF_UNATTENDED,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_MAX_ITERATIONS,
@@ -58,6 +60,7 @@ from .const import (
     TOOL_MODE_AUTO,
     TOOL_MODE_TEXT,
     TOOL_RESULT_LIMIT,
+    UNATTENDED_ALLOW,
 )
 from .context_budget import (
     Compaction,
@@ -75,6 +78,7 @@ from .errors import (
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from .repairs import async_model_missing, async_update_tools_issue
+from .sensitive import PendingCall, is_yes, sensitive_action
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
@@ -125,6 +129,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
+        # The sensitive call each recent conversation waits to confirm.
+        self._pending: dict[str, PendingCall] = {}
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
@@ -152,12 +158,15 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         chat_log: conversation.ChatLog,
         memory_key: str | None = None,
         structure: dict[str, Any] | None = None,
+        *,
+        attended: bool = True,
     ) -> None:
         """Answer the turn in the chat log, calling tools as the model asks.
 
         With a memory key, a new conversation starts with what the agent
         remembers under it, and each answered turn updates that memory. With a
-        structure (a response_format), the answer is asked for as JSON.
+        structure (a response_format), the answer is asked for as JSON. An
+        unattended turn (an automation's) has no one to confirm with.
         """
         if not self.coordinator.last_update_success:
             # Asking now would only make the user wait for a timeout. A check
@@ -170,7 +179,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         usage = TurnUsage()
         try:
             recalled = self._recall(chat_log, memory_key)
-            await self._async_loop(chat_log, recalled, structure, usage)
+            await self._async_loop(
+                chat_log, recalled, structure, usage, attended=attended
+            )
         finally:
             usage.async_announce(self.hass, self.subentry.subentry_id)
             self.entry.runtime_data.recent_turns.append(
@@ -190,10 +201,14 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         recalled: str | None,
         structure: dict[str, Any] | None,
         usage: TurnUsage,
+        *,
+        attended: bool,
     ) -> None:
         """Run the iterations of one turn until the model answers."""
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
+            if guard is not None:
+                await self._async_guard_sensitive(chat_log, guard, attended=attended)
             turn = await self._async_turn(chat_log, guard, recalled, structure)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
@@ -230,6 +245,40 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
+            if guard is not None and guard.pending is not None:
+                _keep_recent(self._pending, chat_log.conversation_id, guard.pending)
+
+    async def _async_guard_sensitive(
+        self, chat_log: conversation.ChatLog, guard: ToolGuard, *, attended: bool
+    ) -> None:
+        """Hold sensitive calls for the user's yes; run the one they said yes to."""
+        options = self.subentry.data
+        if self.subentry.subentry_type != SUBENTRY_CONVERSATION or not options.get(
+            CONF_CONFIRM, True
+        ):
+            return
+        if not attended and options.get(CONF_UNATTENDED) == UNATTENDED_ALLOW:
+            return
+        assistant = guard.llm_context.assistant
+        guard.sensitive = lambda tool, args: sensitive_action(
+            self.hass, tool, args, assistant
+        )
+        guard.unattended = not attended
+        pending = self._pending.pop(chat_log.conversation_id, None)
+        answer = chat_log.content[-1]
+        if (
+            pending is None
+            or not isinstance(answer, conversation.UserContent)
+            or not is_yes(answer.content)
+        ):
+            return
+        # Exactly the call the user said yes to, and nothing else, runs now.
+        guard.confirmed = pending
+        call = llm.ToolInput(pending.tool_name, dict(pending.tool_args))
+        async for _result in chat_log.async_add_assistant_content(
+            conversation.AssistantContent(agent_id=self.entity_id, tool_calls=[call])
+        ):
+            pass
 
     async def _async_turn(
         self,

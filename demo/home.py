@@ -398,11 +398,26 @@ async def add_chatterbox(home: Home, llm_url: str, model: str) -> dict[str, Any]
     return dict(result["result"])
 
 
-# Temperature 0: the small model answers the same way each time. Native tool
-# calls: the server returns them (see demo/qwen25-fencedjson.jinja), but
-# Chatterbox's probe asks for 8 tokens only, which cuts the model's fenced
-# call short, so the probe would choose text mode.
+# Temperature 0: the small model answers the same way each time. Tool calls:
+# the 1.5B writes them as a ```json block, which the server's template turns
+# into real tool_calls ("native"; Chatterbox's probe asks for 8 tokens only,
+# which cuts that block short, so it would choose text mode). The 0.5B writes
+# bare JSON, which only Chatterbox's text mode reads.
 AGENT_ADVANCED = {"temperature": 0, "tool_mode": "native"}
+TEXT_TOOL_MODELS = ("qwen2.5-coder-0.5b-instruct",)
+# A 1.5B model copies enum lists and invents areas and floors into tool
+# arguments, and treats a question as an order: plain rules help it.
+AGENT_PROMPT = """You are a voice assistant for Home Assistant.
+Answer questions about the world truthfully.
+Respond simply and to the point in plain text.
+When the user asks how something is (a device, the weather), call GetLiveContext \
+and answer from its result. Never switch, lock or unlock anything unless the user \
+asks for exactly that.
+To control a device, pass its name exactly as listed and its domain. Leave out \
+area, floor and device_class unless the user said them. Never invent a value.
+"""
+# A small model that failed twice seldom succeeds later: stop it sooner.
+AGENT_MAX_ITERATIONS = 4
 
 
 def agent_settings(step: dict[str, Any], model: str) -> dict[str, Any] | None:
@@ -412,9 +427,17 @@ def agent_settings(step: dict[str, Any], model: str) -> dict[str, Any] | None:
     """
     values = suggested_values(step)
     advanced = values.get("advanced") or {}
-    if values.get("model") == model and AGENT_ADVANCED.items() <= advanced.items():
+    wanted = {
+        "model": model,
+        "prompt": AGENT_PROMPT,
+        "max_iterations": AGENT_MAX_ITERATIONS,
+    }
+    wanted_advanced = AGENT_ADVANCED | (
+        {"tool_mode": "text"} if model in TEXT_TOOL_MODELS else {}
+    )
+    if wanted.items() <= values.items() and wanted_advanced.items() <= advanced.items():
         return None
-    return {**values, "model": model, "advanced": {**advanced, **AGENT_ADVANCED}}
+    return {**values, **wanted, "advanced": {**advanced, **wanted_advanced}}
 
 
 async def set_up_agent(home: Home, entry_id: str, model: str) -> str:
@@ -452,7 +475,9 @@ async def set_up_agent(home: Home, entry_id: str, model: str) -> str:
         await home.rest("DELETE", flow)
     else:
         result = await home.rest("POST", flow, answer)
-        log(f"agent settings: {model}, {AGENT_ADVANCED} ({result.get('reason')})")
+        log(
+            f"agent settings: {model}, the demo's instructions ({result.get('reason')})"
+        )
     return subentry_id
 
 

@@ -1,7 +1,7 @@
 """Fixtures shared by the tests: a real Home Assistant, a scripted LLM server."""
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Generator
 import gc
 from typing import Any
 
@@ -62,6 +62,17 @@ async def let_stream_finalizers_run() -> AsyncGenerator[None]:
         quiet = 0 if busy else quiet + 1
         if quiet >= 5:
             break
+
+
+@pytest.fixture(autouse=True)
+def the_key_never_leaks(caplog: pytest.LogCaptureFixture) -> Generator[None]:
+    """After every test: the API key is in no log record, message or traceback."""
+    yield
+    for record in caplog.get_records("call") + caplog.get_records("setup"):
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += repr(record.exc_info[1]) + str(record.exc_info[1])
+        assert API_KEY not in text, f"{record.name}: the API key was logged"
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
 import itertools
 import json
+import time
 from types import TracebackType
 from typing import Any, Literal, Self
 
@@ -66,6 +67,9 @@ class StreamedReply(Reply):
     """A reply whose body may go out as a stream of chunks."""
 
     chunk_delay: float = 0.0  # seconds before each chunk
+    # Seconds before each chunk that carries text or a tool call fragment only,
+    # as a model generates tokens; the role, finish and usage chunks go at once.
+    token_delay: float = 0.0
     drop_after: int | None = None  # close the connection after this many chunks
 
 
@@ -89,7 +93,7 @@ class _Message(StreamedReply):
     reasoning: str | None = None
     # vLLM and DeepSeek stream "reasoning_content"; Ollama and OpenRouter "reasoning".
     reasoning_key: str = "reasoning_content"
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage | None = field(default_factory=Usage)  # None: the server sends none
     piece_size: int = 4  # characters per streamed content or argument fragment
 
 
@@ -176,6 +180,7 @@ class Abilities:
     reasoning: bool = False
     json_schema: bool = True
     probe_error: int | None = None  # when set, every probe gets this status
+    strict_models: bool = False  # 404 for a model the server does not list
 
 
 TOOLS_REFUSED = "tools param requires --jinja flag"
@@ -195,6 +200,24 @@ def _probe(body: Any) -> str | None:
     }.get(prompt)
 
 
+@dataclass
+class Timing:
+    """When the server handled one request, in time.perf_counter() seconds."""
+
+    received: float = field(default_factory=time.perf_counter)
+    """When the handler started, before the body was read."""
+    tokens: list[float] = field(default_factory=list)
+    """When each chunk carrying text or a tool call fragment was written."""
+    finished: float | None = None
+    """When the last byte was written; None while answering or when dropped."""
+
+    @property
+    def seconds(self) -> float:
+        """Return how long the server spent on the request, so far."""
+        end = time.perf_counter() if self.finished is None else self.finished
+        return end - self.received
+
+
 @dataclass(frozen=True)
 class RecordedRequest:
     """One request as the server received it; header names are lower case."""
@@ -203,6 +226,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     json: Any  # the parsed body, or None when empty or not JSON
+    size: int = 0  # bytes of the body as it arrived
+    timing: Timing = field(default_factory=Timing, compare=False)
 
 
 def _check_kinds(
@@ -355,20 +380,26 @@ class LLMServer:
         task = asyncio.current_task()
         assert task is not None  # aiohttp runs every handler in a task
         self._in_flight.add(task)
+        timing = Timing()
         try:
-            recorded = await self._record(request)
+            recorded = await self._record(request, timing)
             reply = self._pick(recorded)
             if isinstance(reply, web.Response):
+                timing.finished = time.perf_counter()
                 return reply
             if reply.hang:
                 await asyncio.get_running_loop().create_future()
             if reply.delay > 0:
                 await asyncio.sleep(reply.delay)
-            return await self._send(request, reply, recorded.json or {})
+            response = await self._send(request, reply, recorded.json or {}, timing)
+            if isinstance(response, web.Response):
+                # aiohttp writes a plain response right after the handler returns.
+                timing.finished = time.perf_counter()
+            return response
         finally:
             self._in_flight.discard(task)
 
-    async def _record(self, request: web.Request) -> RecordedRequest:
+    async def _record(self, request: web.Request, timing: Timing) -> RecordedRequest:
         """Store the request with its parsed body."""
         raw = await request.read()
         try:
@@ -376,7 +407,9 @@ class LLMServer:
         except ValueError:
             body = None
         headers = {name.lower(): value for name, value in request.headers.items()}
-        recorded = RecordedRequest(request.method, request.path, headers, body)
+        recorded = RecordedRequest(
+            request.method, request.path, headers, body, len(raw), timing
+        )
         if _probe(body) is not None:
             self.probes.append(recorded)
             return recorded
@@ -417,17 +450,46 @@ class LLMServer:
         """Refuse what the model cannot do, as its server would; answer probes."""
         if not isinstance(body, dict):
             return None
-        if self.abilities.tools == "refused" and body.get("tools"):
-            return Error(400, openai_error(TOOLS_REFUSED), headers={})
-        schema = (body.get("response_format") or {}).get("type") == "json_schema"
-        if schema and not self.abilities.json_schema:
-            return Error(400, openai_error(SCHEMA_REFUSED), headers={})
-        if body.get("stream") and not self.abilities.streaming:
-            return Error(400, openai_error("stream is not supported"), headers={})
+        if refusal := self._refusal(body):
+            return Error(refusal[0], refusal[1], headers={})
         probe = _probe(body)
         if probe is not None and self.abilities.probe_error is not None:
             return Error(self.abilities.probe_error, openai_error("busy"), headers={})
         return None if probe is None else self._probe_reply(probe)
+
+    def _refusal(self, body: dict[str, Any]) -> tuple[int, Any] | None:
+        """Return the status and body a server refuses a request with, if it does."""
+        model = body.get("model")
+        schema = (body.get("response_format") or {}).get("type") == "json_schema"
+        refusals = [
+            # Ollama's answer for a model it does not have.
+            (
+                self.abilities.strict_models and model not in self.models,
+                404,
+                openai_error(
+                    f'model "{model}" not found, try pulling it first',
+                    type="not_found_error",
+                ),
+            ),
+            (
+                self.abilities.tools == "refused" and bool(body.get("tools")),
+                400,
+                openai_error(TOOLS_REFUSED),
+            ),
+            (
+                schema and not self.abilities.json_schema,
+                400,
+                openai_error(SCHEMA_REFUSED),
+            ),
+            (
+                bool(body.get("stream")) and not self.abilities.streaming,
+                400,
+                openai_error("stream is not supported"),
+            ),
+        ]
+        return next(
+            ((status, error) for refused, status, error in refusals if refused), None
+        )
 
     def _probe_reply(self, probe: str) -> ChatReply:
         """Answer a capability probe the way the model would."""
@@ -460,7 +522,11 @@ class LLMServer:
         return web.json_response(openai_error("Not found"), status=404)
 
     async def _send(
-        self, request: web.Request, reply: ChatReply | ModelsReply, body: Any
+        self,
+        request: web.Request,
+        reply: ChatReply | ModelsReply,
+        body: Any,
+        timing: Timing,
     ) -> web.StreamResponse:
         """Send a scripted reply."""
         match reply:
@@ -477,13 +543,18 @@ class LLMServer:
                 return web.json_response({"object": "list", "data": data})
             case Raw():
                 return await _stream(
-                    request, reply, reply.chunks, reply.content_type, reply.status
+                    request,
+                    reply,
+                    reply.chunks,
+                    reply.content_type,
+                    reply.status,
+                    timing,
                 )
             case Text() | ToolCalls():
-                if self.tokenizer is not None:
+                if self.tokenizer is not None and reply.usage is not None:
                     counted = Usage(self.tokenizer(body), reply.usage.completion_tokens)
                     reply = replace(reply, usage=counted)
-                return await self._complete(request, reply, body)
+                return await self._complete(request, reply, body, timing)
 
     def _unscripted(self, recorded: RecordedRequest) -> web.Response:
         """Fail a request the test queued no reply for, loudly and without retries."""
@@ -497,7 +568,7 @@ class LLMServer:
         return web.json_response(body, status=500, headers={"x-should-retry": "false"})
 
     async def _complete(
-        self, request: web.Request, reply: Text | ToolCalls, body: Any
+        self, request: web.Request, reply: Text | ToolCalls, body: Any, timing: Timing
     ) -> web.StreamResponse:
         """Send an assistant message as one JSON completion or as a stream."""
         calls = [
@@ -525,7 +596,7 @@ class LLMServer:
                     **head,
                     "object": "chat.completion",
                     "choices": [{**choice, "finish_reason": reply.finish_reason}],
-                    "usage": reply.usage.to_json(),
+                    "usage": reply.usage and reply.usage.to_json(),
                 }
             )
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -552,12 +623,15 @@ class LLMServer:
         same_chunk = isinstance(reply, ToolCalls) and reply.same_chunk
         parts = _tool_call_deltas(calls, size, same_chunk=same_chunk)
         events += [chunk({"tool_calls": part}) for part in parts]
+        tokens = range(1, len(events))
         events.append(chunk({}, reply.finish_reason))
-        if include_usage:
+        if include_usage and reply.usage is not None:
             # The usage chunk has no choices at all.
             events.append(_sse({**head, "choices": [], "usage": reply.usage.to_json()}))
         events.append(_sse("[DONE]"))
-        return await _stream(request, reply, events, "text/event-stream", 200)
+        return await _stream(
+            request, reply, events, "text/event-stream", 200, timing, tokens
+        )
 
 
 def _model(model_id: str) -> dict[str, Any]:
@@ -606,8 +680,13 @@ async def _stream(
     chunks: Iterable[str | bytes],
     content_type: str,
     status: int,
+    timing: Timing,
+    tokens: range = range(0),
 ) -> web.StreamResponse:
-    """Write chunks one by one, dropping the connection if the reply says so."""
+    """Write chunks one by one, dropping the connection if the reply says so.
+
+    tokens are the indices of the chunks that carry text or tool call fragments.
+    """
     response = web.StreamResponse(status=status, headers={"Content-Type": content_type})
     try:
         await response.prepare(request)
@@ -616,10 +695,15 @@ async def _stream(
                 return _drop(request, response)
             if reply.chunk_delay > 0:
                 await asyncio.sleep(reply.chunk_delay)
+            if reply.token_delay > 0 and sent in tokens:
+                await asyncio.sleep(reply.token_delay)
             await response.write(piece.encode() if isinstance(piece, str) else piece)
+            if sent in tokens:
+                timing.tokens.append(time.perf_counter())
         if reply.drop_after is not None:
             return _drop(request, response)
         await response.write_eof()
+        timing.finished = time.perf_counter()
     except ConnectionResetError:
         pass  # the client hung up, e.g. closed the stream early
     return response

@@ -496,3 +496,57 @@ async def test_an_extra_body_that_cannot_work_is_refused(
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["data"][CONF_EXTRA_BODY] == {"top_k": 20}
+
+
+async def test_user_adds_an_ai_task(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """An AI Task has no voice settings: its tools and words come with each task."""
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, "ai_task_data"),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    fields = {str(key) for key in result["data_schema"].schema}
+    assert {CONF_NAME, CONF_MODEL, CONF_MAX_ITERATIONS} <= fields
+    assert not fields & {CONF_PROMPT, CONF_LLM_HASS_API, CONF_MEMORY, CONF_SPEECH}
+    advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+    assert "unattended_sensitive" not in {str(key) for key in advanced}
+    assert "confirm_sensitive" not in fields
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_MODEL: MODELS[1], CONF_MAX_ITERATIONS: 3, SECTION_ADVANCED: {}},
+    )
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Chatterbox AI Task"
+    assert result["data"] == {CONF_MODEL: MODELS[1], CONF_MAX_ITERATIONS: 3}
+
+
+async def test_sensitive_action_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Asking first is the default and unsaved; turning it off is saved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    confirm = next(
+        key for key in result["data_schema"].schema if key == "confirm_sensitive"
+    )
+    assert confirm.default() is True
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            "confirm_sensitive": False,
+            SECTION_ADVANCED: {"unattended_sensitive": "allow"},
+        },
+    )
+
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        "confirm_sensitive": False,
+        "unattended_sensitive": "allow",
+    }

@@ -2,7 +2,9 @@
 
 import asyncio
 from collections.abc import AsyncIterator
+import itertools
 import json
+import math
 import time
 from typing import Any
 
@@ -391,6 +393,51 @@ async def test_chunk_delay_spaces_the_stream(
     # role, four pieces, finish and [DONE]: seven waits.
     assert time.monotonic() - started >= 7 * 0.02
     assert contents(chunks) == ["ab", "cd", "ef", "gh"]
+
+
+async def test_token_delay_spaces_only_the_tokens(
+    server: LLMServer, client: openai.AsyncOpenAI
+) -> None:
+    """token_delay waits before each text chunk; the server notes when it sent each."""
+    server.reply(Text("abcdefgh", piece_size=2, token_delay=0.02))
+
+    chunks = await ask_streaming(client, stream_options={"include_usage": True})
+
+    assert contents(chunks) == ["ab", "cd", "ef", "gh"]
+    timing = server.requests[-1].timing
+    assert len(timing.tokens) == 4
+    assert all(b - a >= 0.02 for a, b in itertools.pairwise(timing.tokens))
+    assert timing.tokens[0] - timing.received >= 0.02
+    # The finish, usage and [DONE] chunks follow the last token without a wait.
+    assert timing.finished is not None
+    assert timing.received < timing.tokens[-1] <= timing.finished
+    assert timing.seconds == timing.finished - timing.received
+
+
+async def test_server_time_and_size_are_recorded(
+    server: LLMServer, client: openai.AsyncOpenAI
+) -> None:
+    """Each request keeps its body size and when the server got and answered it."""
+    server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})], delay=0.05),
+        Text("Done."),
+    )
+
+    await ask(client, stream=True)
+    await ask(client)
+    await client.models.list()
+
+    streamed, plain, models = server.requests
+    assert streamed.size == len(json.dumps(streamed.json, separators=(",", ":")))
+    assert models.size == 0
+    # The arguments go out four characters a chunk, each chunk a token.
+    arguments = json.dumps({"name": "Kitchen light"})
+    assert len(streamed.timing.tokens) == math.ceil(len(arguments) / 4)
+    assert streamed.timing.seconds >= 0.05
+    assert plain.timing.tokens == []
+    for request in (streamed, plain, models):
+        assert request.timing.finished is not None
+        assert request.timing.received <= request.timing.finished
 
 
 async def test_stopping_the_server_ends_a_hanging_reply(socket_enabled: None) -> None:

@@ -5,6 +5,7 @@ against the files themselves, and the loader proves it accepts the manifest.
 """
 
 import ast
+import importlib
 import json
 from pathlib import Path
 import re
@@ -86,7 +87,7 @@ def test_manifest_has_what_hassfest_and_the_marketplace_require() -> None:
     assert MANIFEST["integration_type"] == "service"
     assert MANIFEST["config_flow"] is True
     assert (PACKAGE / "config_flow.py").is_file()
-    assert MANIFEST["dependencies"] == ["conversation"]
+    assert MANIFEST["dependencies"] == ["ai_task", "conversation"]
     assert MANIFEST["after_dependencies"] == ["assist_pipeline", "intent", "weather"]
     assert AwesomeVersion(MANIFEST["version"], ensure_strategy=VERSION_STRATEGIES)
 
@@ -190,3 +191,179 @@ async def test_loader_accepts_the_integration(hass: HomeAssistant) -> None:
     assert integration.name == "Chatterbox"
     assert str(integration.version) == MANIFEST["version"]
     assert integration.config_flow
+
+
+# Where each rule this integration meets is shown: a test, or a README section.
+RULE_EVIDENCE = {
+    "action-setup": ("test_memory.py", "test_forget"),
+    "appropriate-polling": (
+        "test_availability.py",
+        "test_the_agent_goes_unavailable_and_comes_back",
+    ),
+    "brands": ("test_metadata.py", "test_brand_icon_is_a_square_png"),
+    "common-modules": ("test_metadata.py", "test_platforms_set_parallel_updates"),
+    "config-flow": (
+        "test_config_flow.py",
+        "test_user_adds_a_server_and_gets_a_ready_agent",
+    ),
+    "config-flow-test-coverage": (
+        "test_config_flow.py",
+        "test_form_recovers_after_an_error",
+    ),
+    "dependency-transparency": (
+        "test_metadata.py",
+        "test_manifest_requirement_installs_on_both_home_assistant_releases",
+    ),
+    "docs-actions": ("README.md", "## Talking to an agent"),
+    "docs-high-level-description": ("README.md", "# Chatterbox"),
+    "docs-installation-instructions": ("README.md", "## Installation"),
+    "docs-removal-instructions": ("README.md", "## Removal"),
+    "entity-event-setup": (
+        "test_sensor.py",
+        "test_five_turns_add_up_to_what_the_server_counted",
+    ),
+    "entity-unique-id": ("test_sensor.py", "test_the_noisy_sensors_start_disabled"),
+    "has-entity-name": (
+        "test_sensor.py",
+        "test_five_turns_add_up_to_what_the_server_counted",
+    ),
+    "runtime-data": ("test_metadata.py", "test_runtime_data_is_typed"),
+    "test-before-configure": (
+        "test_config_flow.py",
+        "test_server_that_is_down_cannot_connect",
+    ),
+    "test-before-setup": ("test_init.py", "test_setup_failures_retry_or_stop"),
+    "unique-config-entry": (
+        "test_config_flow.py",
+        "test_the_same_server_cannot_be_added_twice",
+    ),
+    "action-exceptions": ("test_consumers.py", "test_server_error_through_the_action"),
+    "config-entry-unloading": ("test_init.py", "test_setup_lists_models_and_unloads"),
+    "docs-configuration-parameters": ("README.md", "### Agents"),
+    "docs-installation-parameters": ("README.md", "### Add a server"),
+    "entity-unavailable": (
+        "test_availability.py",
+        "test_the_agent_goes_unavailable_and_comes_back",
+    ),
+    "integration-owner": (
+        "test_metadata.py",
+        "test_manifest_has_what_hassfest_and_the_marketplace_require",
+    ),
+    "log-when-unavailable": (
+        "test_availability.py",
+        "test_the_agent_goes_unavailable_and_comes_back",
+    ),
+    "parallel-updates": ("test_metadata.py", "test_platforms_set_parallel_updates"),
+    "reauthentication-flow": ("test_config_flow.py", "test_reauth_takes_a_new_key"),
+    "test-coverage": ("../scripts/coverage_gate.py", "main"),
+    "devices": ("test_metadata.py", "test_platforms_set_parallel_updates"),
+    "diagnostics": ("test_diagnostics.py", "test_diagnostics_hold_no_secret"),
+    "docs-data-update": ("README.md", "### Data updates"),
+    "docs-examples": ("README.md", "### Examples"),
+    "docs-known-limitations": ("README.md", "### Known limitations"),
+    "docs-supported-devices": ("README.md", "## Local servers"),
+    "docs-supported-functions": ("README.md", "### What it provides"),
+    "docs-troubleshooting": ("README.md", "### Troubleshooting"),
+    "docs-use-cases": ("README.md", "### Use cases"),
+    "entity-category": ("test_sensor.py", "test_the_noisy_sensors_start_disabled"),
+    "entity-device-class": (
+        "test_sensor.py",
+        "test_five_turns_add_up_to_what_the_server_counted",
+    ),
+    "entity-disabled-by-default": (
+        "test_sensor.py",
+        "test_the_noisy_sensors_start_disabled",
+    ),
+    "entity-translations": (
+        "test_metadata.py",
+        "test_every_translation_key_in_the_code_is_translated",
+    ),
+    "exception-translations": (
+        "test_metadata.py",
+        "test_user_facing_raises_are_translated",
+    ),
+    "icon-translations": ("test_metadata.py", "test_icons_json_is_valid"),
+    "reconfiguration-flow": (
+        "test_config_flow.py",
+        "test_reconfigure_moves_the_entry_to_another_server",
+    ),
+    "repair-issues": (
+        "test_repairs.py",
+        "test_a_removed_model_is_replaced_through_the_repair",
+    ),
+    "async-dependency": (
+        "test_metadata.py",
+        "test_manifest_requirement_installs_on_both_home_assistant_releases",
+    ),
+    "inject-websession": (
+        "test_metadata.py",
+        "test_the_client_uses_home_assistants_http_pool",
+    ),
+    "strict-typing": ("test_metadata.py", "test_runtime_data_is_typed"),
+}
+
+
+def test_every_done_rule_has_its_evidence() -> None:
+    """Each rule marked done names a test that exists, or a README section."""
+    rules = yaml.safe_load((PACKAGE / "quality_scale.yaml").read_text())["rules"]
+    done = {
+        rule
+        for rule, value in rules.items()
+        if (value if isinstance(value, str) else value["status"]) == "done"
+    }
+    assert MANIFEST["quality_scale"] == "platinum"
+    assert done == set(RULE_EVIDENCE)
+    tests = Path(__file__).parent
+    for rule, evidence in RULE_EVIDENCE.items():
+        file, name = evidence
+        if file == "README.md":
+            readme = (tests.parent / "README.md").read_text()
+            assert re.search(rf"^{re.escape(name)}$", readme, re.MULTILINE), rule
+        else:
+            source = (tests / file).read_text()
+            assert re.search(rf"def {name}\b", source), rule
+
+
+def test_platforms_set_parallel_updates() -> None:
+    """Each entity platform says how many updates may run at once."""
+    for platform in ("ai_task", "conversation", "sensor"):
+        module = importlib.import_module(f"custom_components.chatterbox.{platform}")
+        assert module.PARALLEL_UPDATES == 0, platform
+
+
+def test_runtime_data_is_typed() -> None:
+    """The entry type carries its runtime data's class, and the package is typed."""
+    package = importlib.import_module("custom_components.chatterbox")
+    assert package.ChatterboxConfigEntry.__value__.__args__ == (
+        package.ChatterboxRuntime,
+    )
+    assert (PACKAGE / "py.typed").is_file()
+
+
+def test_the_client_uses_home_assistants_http_pool() -> None:
+    """The SDK client is built on Home Assistant's shared httpx client."""
+    source = (PACKAGE / "client.py").read_text()
+    assert 'http_client=cast("Any", get_async_client(hass))' in source
+
+
+USER_FACING = {
+    "HomeAssistantError",
+    "ServiceValidationError",
+    "ConfigEntryAuthFailed",
+    "ConfigEntryError",
+    "ConfigEntryNotReady",
+    "UpdateFailed",
+}
+
+
+def test_user_facing_raises_are_translated() -> None:
+    """Every user-facing error the code builds has a translation key."""
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in USER_FACING
+            ):
+                keys = {keyword.arg for keyword in node.keywords}
+                assert "translation_key" in keys, f"{path.name}:{node.lineno}"

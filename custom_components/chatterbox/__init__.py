@@ -1,6 +1,8 @@
 """Chatterbox: an agentic conversation agent on any OpenAI-compatible server."""
 
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import openai
 
@@ -17,7 +19,7 @@ from homeassistant.exceptions import (
     ConfigEntryError,
     ConfigEntryNotReady,
 )
-from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import config_validation as cv, issue_registry as ir
 from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.typing import ConfigType
 
@@ -37,15 +39,21 @@ from .const import (
     DOMAIN,
     KEEP_ALIVE_OFF,
     LOGGER,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from .coordinator import ChatterboxCoordinator
 from .memory import MemoryStore, async_get_memory_store
-from .repairs import async_delete_entry_issues, async_update_tools_issue
+from .repairs import (
+    async_delete_entry_issues,
+    async_update_tools_issue,
+    model_issue_id,
+)
 from .services import async_setup_services
 from .skills.registry import async_use_skills
 
-PLATFORMS: list[Platform] = [Platform.CONVERSATION]
+RECENT_TURNS = 5
+PLATFORMS: list[Platform] = [Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 
@@ -62,6 +70,10 @@ class ChatterboxRuntime:
     server_kind: ServerKind | None = None
     capabilities: dict[str, Capabilities] = field(default_factory=dict)
     """The probe's verdicts per model of an agent, once it has run."""
+    recent_turns: deque[dict[str, Any]] = field(
+        default_factory=lambda: deque(maxlen=RECENT_TURNS)
+    )
+    """What the last turns of the entry's agents cost, for diagnostics."""
 
 
 type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]
@@ -143,7 +155,7 @@ async def _async_probe_agents(
     agents = [
         subentry
         for subentry in entry.subentries.values()
-        if subentry.subentry_type == SUBENTRY_CONVERSATION
+        if subentry.subentry_type in (SUBENTRY_CONVERSATION, SUBENTRY_AI_TASK)
     ]
     for model in sorted({agent.data[CONF_MODEL] for agent in agents}):
         runtime.capabilities[model] = await async_probe(
@@ -152,9 +164,13 @@ async def _async_probe_agents(
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
     for agent in agents:
         model = agent.data[CONF_MODEL]
+        verdict = runtime.capabilities[model]
         async_update_tools_issue(
-            hass, entry, agent, tools_refused=runtime.capabilities[model].tools is False
+            hass, entry, agent, tools_refused=verdict.tools is False
         )
+        if verdict.streaming:
+            # The model answered: it is back, or was never gone.
+            ir.async_delete_issue(hass, DOMAIN, model_issue_id(agent.subentry_id))
         keep_alive = agent.data.get(CONF_KEEP_ALIVE, KEEP_ALIVE_OFF)
         if runtime.server_kind is ServerKind.OLLAMA and keep_alive != KEEP_ALIVE_OFF:
             await async_ollama_keep_alive(runtime.client, model, keep_alive)

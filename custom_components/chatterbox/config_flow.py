@@ -46,6 +46,7 @@ from homeassistant.helpers.selector import (
 
 from .client import Failure, async_create_client, async_list_models, classify, describe
 from .const import (
+    CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_KEEP_ALIVE,
@@ -58,7 +59,9 @@ from .const import (
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
     CONF_TOP_P,
+    CONF_UNATTENDED,
     DEFAULT_AGENT_NAME,
+    DEFAULT_AI_TASK_NAME,
     DEFAULT_MAX_ITERATIONS,
     DOMAIN,
     KEEP_ALIVE_OFF,
@@ -69,11 +72,15 @@ from .const import (
     MIN_HISTORY_TOKENS,
     MIN_ITERATIONS,
     RECOMMENDED_AGENT_OPTIONS,
+    RECOMMENDED_AI_TASK_OPTIONS,
     RESERVED_BODY_KEYS,
     SECTION_ADVANCED,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
     TOOL_MODE_AUTO,
     TOOL_MODES,
+    UNATTENDED_ALLOW,
+    UNATTENDED_REFUSE,
 )
 from .memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
 
@@ -90,6 +97,7 @@ ADVANCED_OPTIONS = (
     CONF_TOOL_MODE,
     CONF_KEEP_ALIVE,
     CONF_EXTRA_BODY,
+    CONF_UNATTENDED,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -98,6 +106,8 @@ UNSAVED_DEFAULTS = {
     CONF_SPEECH: True,
     CONF_TOOL_MODE: TOOL_MODE_AUTO,
     CONF_KEEP_ALIVE: KEEP_ALIVE_OFF,
+    CONF_CONFIRM: True,
+    CONF_UNATTENDED: UNATTENDED_REFUSE,
 }
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
@@ -134,7 +144,10 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
         cls, config_entry: ConfigEntry
     ) -> dict[str, type[ConfigSubentryFlow]]:
         """Return the kinds of agents a server entry can hold."""
-        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+        return {
+            SUBENTRY_CONVERSATION: AgentSubentryFlow,
+            SUBENTRY_AI_TASK: AITaskSubentryFlow,
+        }
 
     async def _async_probe(
         self, data: Mapping[str, Any], errors: dict[str, str]
@@ -248,6 +261,10 @@ class AgentSubentryFlow(ConfigSubentryFlow):
     """Add or change a conversation agent of a server entry."""
 
     options: dict[str, Any]
+    recommended: Mapping[str, Any] = RECOMMENDED_AGENT_OPTIONS
+    default_name = DEFAULT_AGENT_NAME
+    # Settings that only a conversation agent has.
+    only_conversation: frozenset[str] = frozenset()
 
     @property
     def _is_new(self) -> bool:
@@ -258,7 +275,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         self, user_input: dict[str, Any] | None = None
     ) -> SubentryFlowResult:
         """Add an agent, starting from the recommended settings."""
-        self.options = dict(RECOMMENDED_AGENT_OPTIONS)
+        self.options = dict(self.recommended)
         return await self.async_step_init(user_input)
 
     async def async_step_reconfigure(
@@ -289,7 +306,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 placeholders["keys"] = ", ".join(reserved)
             elif self._is_new:
                 return self.async_create_entry(
-                    title=title or DEFAULT_AGENT_NAME, data=data
+                    title=title or self.default_name, data=data
                 )
             else:
                 return self.async_update_and_abort(
@@ -335,7 +352,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             models = entry.runtime_data.models
         schema: dict[Any, Any] = {}
         if self._is_new:
-            schema[probatio.Required(CONF_NAME, default=DEFAULT_AGENT_NAME)] = str
+            schema[probatio.Required(CONF_NAME, default=self.default_name)] = str
         schema |= {
             probatio.Required(CONF_MODEL): SelectSelector(
                 SelectSelectorConfig(
@@ -373,6 +390,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 )
             ),
             probatio.Required(CONF_SPEECH, default=True): BooleanSelector(),
+            probatio.Required(CONF_CONFIRM, default=True): BooleanSelector(),
             probatio.Required(SECTION_ADVANCED): section(
                 probatio.Schema(
                     {
@@ -429,12 +447,53 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                             )
                         ),
                         probatio.Optional(CONF_EXTRA_BODY): ObjectSelector(),
+                        probatio.Optional(
+                            CONF_UNATTENDED, default=UNATTENDED_REFUSE
+                        ): SelectSelector(
+                            SelectSelectorConfig(
+                                options=[UNATTENDED_REFUSE, UNATTENDED_ALLOW],
+                                translation_key=CONF_UNATTENDED,
+                                mode=SelectSelectorMode.DROPDOWN,
+                            )
+                        ),
                     }
                 ),
                 {"collapsed": True},
             ),
         }
-        return probatio.Schema(schema)
+        return probatio.Schema(self._without_conversation_only(schema))
+
+    def _without_conversation_only(self, fields: dict[Any, Any]) -> dict[Any, Any]:
+        """Drop the settings only a conversation agent has, in sections too."""
+        kept: dict[Any, Any] = {}
+        for key, value in fields.items():
+            if str(key) in self.only_conversation:
+                continue
+            if isinstance(value, section):
+                inner = self._without_conversation_only(value.schema.schema)
+                value = section(probatio.Schema(inner), value.options)  # noqa: PLW2901
+            kept[key] = value
+        return kept
+
+
+class AITaskSubentryFlow(AgentSubentryFlow):
+    """Add or change an AI Task of a server entry: the same loop, no voice.
+
+    Its tools come with each task, and its answers are data, not speech.
+    """
+
+    recommended = RECOMMENDED_AI_TASK_OPTIONS
+    default_name = DEFAULT_AI_TASK_NAME
+    only_conversation = frozenset(
+        {
+            CONF_PROMPT,
+            CONF_LLM_HASS_API,
+            CONF_MEMORY,
+            CONF_SPEECH,
+            CONF_CONFIRM,
+            CONF_UNATTENDED,
+        }
+    )
 
 
 def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:

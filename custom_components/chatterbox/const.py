@@ -22,6 +22,10 @@ CONF_SPEECH: Final = "speech"
 CONF_TOOL_MODE: Final = "tool_mode"
 CONF_KEEP_ALIVE: Final = "keep_alive"
 CONF_EXTRA_BODY: Final = "extra_body"
+CONF_CONFIRM: Final = "confirm_sensitive"
+CONF_UNATTENDED: Final = "unattended_sensitive"
+UNATTENDED_REFUSE: Final = "refuse"
+UNATTENDED_ALLOW: Final = "allow"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"
@@ -36,9 +40,11 @@ RESERVED_BODY_KEYS: Final = frozenset(
 )
 
 SUBENTRY_CONVERSATION: Final = "conversation"
+SUBENTRY_AI_TASK: Final = "ai_task_data"
 SECTION_ADVANCED: Final = "advanced"
 
 DEFAULT_AGENT_NAME: Final = "Chatterbox"
+DEFAULT_AI_TASK_NAME: Final = "Chatterbox AI Task"
 DEFAULT_MAX_ITERATIONS: Final = 10
 DEFAULT_CONTEXT_WINDOW: Final = 8192
 MIN_CONTEXT_WINDOW: Final = 1024
@@ -60,3 +66,5 @@ RECOMMENDED_AGENT_OPTIONS: Final = {
     CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
     CONF_MAX_ITERATIONS: DEFAULT_MAX_ITERATIONS,
 }
+
+RECOMMENDED_AI_TASK_OPTIONS: Final = {CONF_MAX_ITERATIONS: DEFAULT_MAX_ITERATIONS}

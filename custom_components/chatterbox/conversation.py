@@ -11,7 +11,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
 from .const import CONF_MEMORY, DOMAIN, SUBENTRY_CONVERSATION
-from .entity import ChatterboxLLMEntity
+from .entity import ChatterboxLLMEntity, add_per_subentry
 from .memory import memory_key
 
 # The server decides how many requests it takes at once.
@@ -24,12 +24,9 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add one conversation agent per agent subentry."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type == SUBENTRY_CONVERSATION:
-            async_add_entities(
-                [ChatterboxConversationEntity(entry, subentry)],
-                config_subentry_id=subentry.subentry_id,
-            )
+    add_per_subentry(
+        entry, async_add_entities, SUBENTRY_CONVERSATION, ChatterboxConversationEntity
+    )
 
 
 class ChatterboxConversationEntity(
@@ -94,5 +91,7 @@ class ChatterboxConversationEntity(
                 user_input.device_id,
                 user_input.context.user_id,
             ),
+            # A device or a signed-in user is someone who can say yes.
+            attended=bool(user_input.device_id or user_input.context.user_id),
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)

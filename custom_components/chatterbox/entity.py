@@ -9,8 +9,10 @@ decides what to send, streams the answer into the log, and stops.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field, replace
+import json
+from pathlib import Path
 import time
 from typing import Any, Final
 
@@ -27,13 +29,15 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import device_registry as dr, llm
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import ChatterboxConfigEntry
 from .capabilities import Capabilities
 from .client import describe
 from .const import (
+    CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
@@ -45,15 +49,18 @@ from .const import (
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
     CONF_TOP_P,
+    CONF_UNATTENDED,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_MAX_ITERATIONS,
     DOMAIN,
     LOGGER,
     MAX_TRACKED_CONVERSATIONS,
+    SUBENTRY_CONVERSATION,
     TOOL_MODE_AUTO,
     TOOL_MODE_TEXT,
     TOOL_RESULT_LIMIT,
+    UNATTENDED_ALLOW,
 )
 from .context_budget import (
     Compaction,
@@ -70,12 +77,19 @@ from .errors import (
     user_error,
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
-from .repairs import async_update_tools_issue
+from .repairs import async_model_missing, async_update_tools_issue
+from .sensitive import PendingCall, is_yes, sensitive_action
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
 from .tool_guard import ToolGuard, guard_tools
-from .wire import content_to_messages, format_tool, with_text_tool_calls
+from .usage import TurnUsage
+from .wire import (
+    content_to_messages,
+    format_tool,
+    image_data_url,
+    with_text_tool_calls,
+)
 
 # Seconds the server may stay silent, before its first byte or between chunks.
 # Local models on small machines can take long to read a big prompt.
@@ -115,6 +129,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
+        # The sensitive call each recent conversation waits to confirm.
+        self._pending: dict[str, PendingCall] = {}
+        self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
             name=subentry.title,
@@ -125,18 +142,31 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
 
     @property
     def _client(self) -> openai.AsyncOpenAI:
-        """Return the server's client as the loop uses it: its own retries only."""
-        return self.entry.runtime_data.client.with_options(
-            timeout=REQUEST_TIMEOUT, max_retries=0
-        )
+        """Return the server's client as the loop uses it: its own retries only.
+
+        The copy is kept: every new copy of an SDK client looks its platform up
+        again, in an executor thread, on its first request.
+        """
+        if self._loop_client is None or self._loop_client.timeout != REQUEST_TIMEOUT:
+            self._loop_client = self.entry.runtime_data.client.with_options(
+                timeout=REQUEST_TIMEOUT, max_retries=0
+            )
+        return self._loop_client
 
     async def _async_handle_chat_log(
-        self, chat_log: conversation.ChatLog, memory_key: str | None = None
+        self,
+        chat_log: conversation.ChatLog,
+        memory_key: str | None = None,
+        structure: dict[str, Any] | None = None,
+        *,
+        attended: bool = True,
     ) -> None:
         """Answer the turn in the chat log, calling tools as the model asks.
 
         With a memory key, a new conversation starts with what the agent
-        remembers under it, and each answered turn updates that memory.
+        remembers under it, and each answered turn updates that memory. With a
+        structure (a response_format), the answer is asked for as JSON. An
+        unattended turn (an automation's) has no one to confirm with.
         """
         if not self.coordinator.last_update_success:
             # Asking now would only make the user wait for a timeout. A check
@@ -146,20 +176,40 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 self.hass, self.coordinator.async_request_refresh(), "chatterbox check"
             )
             raise user_error("cannot_connect")
-        recalled = self._recall(chat_log, memory_key)
+        usage = TurnUsage()
+        try:
+            recalled = self._recall(chat_log, memory_key)
+            await self._async_loop(
+                chat_log, recalled, structure, usage, attended=attended
+            )
+        finally:
+            usage.async_announce(self.hass, self.subentry.subentry_id)
+            self.entry.runtime_data.recent_turns.append(
+                usage.summary(self.subentry.subentry_id)
+            )
+        if memory_key is not None:
+            compaction = self._compactions.get(chat_log.conversation_id)
+            self.entry.runtime_data.memory.remember(
+                memory_key,
+                compaction.summary if compaction else None,
+                chat_log.content,
+            )
+
+    async def _async_loop(
+        self,
+        chat_log: conversation.ChatLog,
+        recalled: str | None,
+        structure: dict[str, Any] | None,
+        usage: TurnUsage,
+        *,
+        attended: bool,
+    ) -> None:
+        """Run the iterations of one turn until the model answers."""
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
         with guard_tools(chat_log) as guard:
-            # The same tools, serialized once, go out in every request of the
-            # turn: identical bytes keep the server's prompt cache valid.
-            turn = _Turn(
-                tools=[
-                    format_tool(tool, guard.custom_serializer) for tool in guard.tools
-                ]
-                if guard is not None
-                else [],
-                recalled=recalled,
-                speech=bool(self.subentry.data.get(CONF_SPEECH, True)),
-            )
+            if guard is not None:
+                await self._async_guard_sensitive(chat_log, guard, attended=attended)
+            turn = await self._async_turn(chat_log, guard, recalled, structure)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
                 # LLM_INFERENCE
@@ -178,9 +228,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     speech=SpeechFilter() if turn.speech else None,
                 )
                 await self._async_stream_into_log(chat_log, chunks, deltas)
-                estimated = self._estimator.calibrate(
-                    request["messages"], request.get("tools", ()), stats.prompt_tokens
-                )
+                estimated = self._observe(request, stats, usage)
                 self._trace(
                     chat_log, iteration, stats, chat_log.content[start:], estimated
                 )
@@ -197,13 +245,77 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
-        if memory_key is not None:
-            compaction = self._compactions.get(chat_log.conversation_id)
-            self.entry.runtime_data.memory.remember(
-                memory_key,
-                compaction.summary if compaction else None,
-                chat_log.content,
-            )
+            if guard is not None and guard.pending is not None:
+                _keep_recent(self._pending, chat_log.conversation_id, guard.pending)
+
+    async def _async_guard_sensitive(
+        self, chat_log: conversation.ChatLog, guard: ToolGuard, *, attended: bool
+    ) -> None:
+        """Hold sensitive calls for the user's yes; run the one they said yes to."""
+        options = self.subentry.data
+        if self.subentry.subentry_type != SUBENTRY_CONVERSATION or not options.get(
+            CONF_CONFIRM, True
+        ):
+            return
+        if not attended and options.get(CONF_UNATTENDED) == UNATTENDED_ALLOW:
+            return
+        assistant = guard.llm_context.assistant
+        guard.sensitive = lambda tool, args: sensitive_action(
+            self.hass, tool, args, assistant
+        )
+        guard.unattended = not attended
+        pending = self._pending.pop(chat_log.conversation_id, None)
+        answer = chat_log.content[-1]
+        if (
+            pending is None
+            or not isinstance(answer, conversation.UserContent)
+            or not is_yes(answer.content)
+        ):
+            return
+        # Exactly the call the user said yes to, and nothing else, runs now.
+        guard.confirmed = pending
+        call = llm.ToolInput(pending.tool_name, dict(pending.tool_args))
+        async for _result in chat_log.async_add_assistant_content(
+            conversation.AssistantContent(agent_id=self.entity_id, tool_calls=[call])
+        ):
+            pass
+
+    async def _async_turn(
+        self,
+        chat_log: conversation.ChatLog,
+        guard: ToolGuard | None,
+        recalled: str | None,
+        structure: dict[str, Any] | None,
+    ) -> _Turn:
+        """Settle what every request of the turn shares."""
+        # The same tools, serialized once, go out in every request of the
+        # turn: identical bytes keep the server's prompt cache valid.
+        tools = (
+            [format_tool(tool, guard.custom_serializer) for tool in guard.tools]
+            if guard is not None
+            else []
+        )
+        return _Turn(
+            tools=tools,
+            recalled=recalled,
+            # Only what a conversation agent says may be spoken.
+            speech=self.subentry.subentry_type == SUBENTRY_CONVERSATION
+            and bool(self.subentry.data.get(CONF_SPEECH, True)),
+            structure=structure,
+            images=await self.hass.async_add_executor_job(
+                _read_images, chat_log.content
+            ),
+        )
+
+    def _observe(
+        self, request: dict[str, Any], stats: StreamStats, usage: TurnUsage
+    ) -> int:
+        """Learn from what one request cost; return the prompt tokens estimated."""
+        estimated = self._estimator.calibrate(
+            request["messages"], request.get("tools", ()), stats.prompt_tokens
+        )
+        usage.add(stats, estimated, self._estimator.chars_per_token)
+        return estimated
 
     def _recall(
         self, chat_log: conversation.ChatLog, memory_key: str | None
@@ -240,22 +352,12 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         """Build the request for one iteration, inside the context budget."""
         tools = turn.tools
         text_tools = bool(tools) and self._text_tools()
-        options = self.subentry.data
-        request: dict[str, Any] = {
-            "model": options[CONF_MODEL],
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
-            if (value := options.get(key)) is not None:
-                request[key] = value
-        if extra := options.get(CONF_EXTRA_BODY):
-            request["extra_body"] = extra
+        request = self._settings()
         if tools and not text_tools:
             request["tools"] = tools
             if not left:
                 request["tool_choice"] = "none"
-        messages = _capped(content_to_messages(chat_log.content))
+        messages = _capped(content_to_messages(chat_log.content, turn.images))
         if turn.recalled:
             # Before fitting, so the budget counts it; it stays for the whole
             # conversation, so the prompt prefix stays stable for the cache.
@@ -267,6 +369,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if turn.speech:
             _add_to_system_prompt(messages, SPEECH_INSTRUCTIONS)
         request["messages"] = messages
+        if turn.structure is not None:
+            self._ask_for_structure(request, turn.structure)
         if text_tools:
             _to_text_tools(request, tools)
         if left < WRAP_UP_ITERATIONS and tools:
@@ -275,6 +379,31 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE,
             )
         return request
+
+    def _settings(self) -> dict[str, Any]:
+        """Return the request's settings, from the agent's options."""
+        options = self.subentry.data
+        request: dict[str, Any] = {
+            "model": options[CONF_MODEL],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
+            if (value := options.get(key)) is not None:
+                request[key] = value
+        if extra := options.get(CONF_EXTRA_BODY):
+            request["extra_body"] = extra
+        return request
+
+    def _ask_for_structure(
+        self, request: dict[str, Any], response_format: dict[str, Any]
+    ) -> None:
+        """Ask for JSON: by response_format, or in words where it was refused."""
+        verdict = self.entry.runtime_data.capabilities.get(request["model"])
+        if verdict is not None and verdict.json_schema is False:
+            _add_to_system_prompt(request["messages"], _schema_note(response_format))
+        else:
+            request["response_format"] = response_format
 
     async def _async_fit(
         self,
@@ -367,29 +496,46 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 rate_limit_retried = True
                 await asyncio.sleep(wait)
             except openai.BadRequestError as err:
-                if "tool_choice" in request and "tool_choice" in str(err):
-                    # Some servers (older vLLM, LM Studio) refuse tool_choice
-                    # "none": the final answer is asked for without tools.
-                    LOGGER.info("The server refused tool_choice; asking without tools")
-                    del request["tool_choice"], request["tools"]
-                elif "tools" in request and self._refuses_tools(err):
-                    _to_text_tools(request, turn.tools)
-                else:
+                if not self._adapt(request, turn, err):
                     raise self._request_error(err, request) from err
             except openai.OpenAIError as err:
                 raise self._request_error(err, request) from err
             else:
-                if chunks.response.headers.get("content-type", "").startswith(
-                    "text/html"
-                ):
-                    await chunks.close()
-                    LOGGER.warning(
-                        "%s answered with a web page, not an API stream; check that "
-                        "the URL is the API's (it usually ends in /v1)",
-                        self.entry.data[CONF_URL],
-                    )
-                    raise user_error("server_error")
+                await self._async_check_api_stream(chunks)
                 return chunks
+
+    def _adapt(
+        self, request: dict[str, Any], turn: _Turn, err: openai.BadRequestError
+    ) -> bool:
+        """Change a refused request into one the server takes; False if none."""
+        if "tool_choice" in request and "tool_choice" in str(err):
+            # Some servers (older vLLM, LM Studio) refuse tool_choice "none":
+            # the final answer is asked for without tools.
+            LOGGER.info("The server refused tool_choice; asking without tools")
+            del request["tool_choice"], request["tools"]
+        elif "tools" in request and self._refuses_tools(err):
+            _to_text_tools(request, turn.tools)
+        elif "response_format" in request and "response_format" in str(err):
+            # The schema goes in the prompt, and the answer is checked after.
+            LOGGER.info("The server refused a JSON schema; asking in words")
+            schema = request.pop("response_format")
+            _add_to_system_prompt(request["messages"], _schema_note(schema))
+        else:
+            return False
+        return True
+
+    async def _async_check_api_stream(
+        self, chunks: AsyncStream[ChatCompletionChunk]
+    ) -> None:
+        """Refuse a web page where the API's stream should be."""
+        if chunks.response.headers.get("content-type", "").startswith("text/html"):
+            await chunks.close()
+            LOGGER.warning(
+                "%s answered with a web page, not an API stream; check that "
+                "the URL is the API's (it usually ends in /v1)",
+                self.entry.data[CONF_URL],
+            )
+            raise user_error("server_error")
 
     def _refuses_tools(self, err: openai.BadRequestError) -> bool:
         """Tell whether a refusal is of tools; if so, switch to text mode."""
@@ -425,6 +571,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         )
         if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
             self.entry.async_start_reauth(self.hass)
+        if isinstance(err, openai.NotFoundError):
+            async_model_missing(self.hass, self.entry, self.subentry)
         if isinstance(err, openai.APIConnectionError) and isinstance(
             err.__cause__, httpx.ConnectError
         ):
@@ -497,6 +645,44 @@ class _Turn:
     recalled: str | None
     """What the conversation started with from an earlier one."""
     speech: bool
+    structure: dict[str, Any] | None = None
+    """The response_format an AI Task asks for."""
+    images: dict[Path, str] = field(default_factory=dict)
+    """The data URL of each image attached to the conversation."""
+
+
+def _read_images(content: Sequence[conversation.Content]) -> dict[Path, str]:
+    """Read the images attached to the conversation, once per turn."""
+    return {
+        attachment.path: url
+        for item in content
+        if isinstance(item, conversation.UserContent)
+        for attachment in item.attachments or ()
+        if (url := image_data_url(attachment)) is not None
+    }
+
+
+def _schema_note(response_format: dict[str, Any]) -> str:
+    """Ask in words for what a refused response_format would have enforced."""
+    schema = json.dumps(response_format["json_schema"]["schema"], ensure_ascii=False)
+    return (
+        "Answer with only a JSON object that matches this JSON schema, and "
+        f"nothing else:\n{schema}"
+    )
+
+
+def add_per_subentry(
+    entry: ChatterboxConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+    subentry_type: str,
+    entity: Callable[[ChatterboxConfigEntry, ConfigSubentry], ChatterboxLLMEntity],
+) -> None:
+    """Add one entity for each subentry of a type, attached to its subentry."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type == subentry_type:
+            async_add_entities(
+                [entity(entry, subentry)], config_subentry_id=subentry.subentry_id
+            )
 
 
 def _read(

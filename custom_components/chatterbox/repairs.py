@@ -2,12 +2,22 @@
 
 from typing import TYPE_CHECKING
 
-from homeassistant.config_entries import ConfigSubentry
+import openai
+import probatio
+
+from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.selector import (
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+)
 
-from .const import DOMAIN
+from .client import async_list_models, describe
+from .const import DOMAIN, LOGGER
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry
@@ -53,3 +63,98 @@ def async_delete_entry_issues(
     """Withdraw the repairs about a removed server's agents."""
     for subentry_id in entry.subentries:
         ir.async_delete_issue(hass, DOMAIN, tools_issue_id(subentry_id))
+        ir.async_delete_issue(hass, DOMAIN, model_issue_id(subentry_id))
+
+
+def model_issue_id(subentry_id: str) -> str:
+    """Return the id of the repair about an agent whose model is gone."""
+    return f"model_missing_{subentry_id}"
+
+
+@callback
+def async_model_missing(
+    hass: HomeAssistant, entry: ChatterboxConfigEntry, agent: ConfigSubentry
+) -> None:
+    """Offer to pick another model when the server no longer has the agent's."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        model_issue_id(agent.subentry_id),
+        is_fixable=True,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key="model_missing",
+        translation_placeholders={
+            "agent": agent.title,
+            "model": agent.data[CONF_MODEL],
+            "url": entry.data[CONF_URL],
+        },
+        data={"entry_id": entry.entry_id, "subentry_id": agent.subentry_id},
+    )
+
+
+class ModelMissingRepairFlow(RepairsFlow):
+    """Pick one of the server's models for an agent whose model is gone."""
+
+    def __init__(self, entry_id: str, subentry_id: str) -> None:
+        """Remember which agent to fix."""
+        self._entry_id = entry_id
+        self._subentry_id = subentry_id
+
+    async def async_step_init(
+        self, user_input: dict[str, str] | None = None
+    ) -> RepairsFlowResult:
+        """Show the server's models and save the one picked."""
+        entry: ChatterboxConfigEntry | None = self.hass.config_entries.async_get_entry(
+            self._entry_id
+        )
+        if (
+            entry is None
+            or entry.state is not ConfigEntryState.LOADED
+            or self._subentry_id not in entry.subentries
+        ):
+            return self.async_abort(reason="entry_not_loaded")
+        agent = entry.subentries[self._subentry_id]
+        # The flow starts with the issue's data, not with the user's choice.
+        if user_input and CONF_MODEL in user_input:
+            self.hass.config_entries.async_update_subentry(
+                entry, agent, data={**agent.data, CONF_MODEL: user_input[CONF_MODEL]}
+            )
+            ir.async_delete_issue(self.hass, DOMAIN, model_issue_id(self._subentry_id))
+            return self.async_create_entry(data={})
+        try:
+            models = await async_list_models(entry.runtime_data.client)
+        except openai.OpenAIError as err:
+            LOGGER.debug("Showing the cached model list: %s", describe(err))
+            models = entry.runtime_data.models
+        return self.async_show_form(
+            step_id="init",
+            data_schema=probatio.Schema(
+                {
+                    probatio.Required(CONF_MODEL): SelectSelector(
+                        SelectSelectorConfig(
+                            options=models,
+                            custom_value=True,
+                            mode=SelectSelectorMode.DROPDOWN,
+                            sort=True,
+                        )
+                    )
+                }
+            ),
+            description_placeholders={
+                "agent": agent.title,
+                "model": agent.data[CONF_MODEL],
+            },
+        )
+
+
+async def async_create_fix_flow(
+    hass: HomeAssistant,  # noqa: ARG001
+    issue_id: str,  # noqa: ARG001
+    data: dict[str, str | int | float | None] | None,
+) -> RepairsFlow:
+    """Start the flow that fixes a repair issue of Chatterbox.
+
+    Only the missing-model issue is fixable, and it always carries its agent.
+    """
+    data = data or {}
+    return ModelMissingRepairFlow(str(data["entry_id"]), str(data["subentry_id"]))

@@ -2,7 +2,7 @@
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 import json
@@ -15,6 +15,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .const import LOGGER
+from .sensitive import PendingCall
 from .tool_args import ToolArgumentsError
 
 # How long one tool may run before the model is told it hung.
@@ -49,6 +50,14 @@ class ToolGuard(llm.APIInstance):
         self.inner = inner
         self.argument_errors: dict[str, ToolArgumentsError] = {}
         """Why a tool call's arguments could not be read, by call id."""
+        self.sensitive: Callable[[llm.Tool, dict[str, Any]], str | None] | None = None
+        """Say what a call needing the user's yes would do; None to allow all."""
+        self.unattended = False
+        """No person is there to say yes: sensitive calls are refused."""
+        self.confirmed: PendingCall | None = None
+        """The one sensitive call the user said yes to, in this turn."""
+        self.pending: PendingCall | None = None
+        """The sensitive call held back, waiting for the user's yes."""
         self._calls: Counter[tuple[str, str]] = Counter()
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
@@ -73,6 +82,8 @@ class ToolGuard(llm.APIInstance):
             )
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
+        if (refusal := self._hold_back(tool_input)) is not None:
+            return refusal
         key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         self._calls[key] += 1
         if self._calls[key] > MAX_IDENTICAL_CALLS:
@@ -83,6 +94,30 @@ class ToolGuard(llm.APIInstance):
                 "you have, try something else, or ask the user.",
             )
         return await self._async_run(tool_input)
+
+    def _hold_back(self, tool_input: llm.ToolInput) -> llm.ToolResult | None:
+        """Keep a sensitive call from running until the user says yes."""
+        if self.sensitive is None:
+            return None
+        tool = next(tool for tool in self.tools if tool.name == tool_input.tool_name)
+        action = self.sensitive(tool, tool_input.tool_args)
+        if action is None:
+            return None
+        call = PendingCall(tool_input.tool_name, tool_input.tool_args, action)
+        if call == self.confirmed:
+            return None
+        if self.unattended:
+            return _error(
+                "NotAllowed",
+                f"Not done: to {action} needs a person to confirm it, and this "
+                "request came from an automation. Say that it was not done.",
+            )
+        self.pending = call
+        return _error(
+            "ConfirmationNeeded",
+            f"Not done yet: this needs the user's yes first. Ask the user "
+            f'exactly: "Do you want me to {action}?" and wait for the answer.',
+        )
 
     def resolve(self, name: str) -> str | None:
         """Find the tool a name means, forgiving a missing `<domain>__` prefix.

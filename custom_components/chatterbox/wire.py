@@ -1,11 +1,15 @@
 """Convert chat log content and tools to the chat completions wire format."""
 
-from collections.abc import Callable, Iterable
+import base64
+from collections.abc import Callable, Iterable, Mapping
 import json
+from pathlib import Path
 from typing import Any, Final
 
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
+    ChatCompletionContentPartImageParam,
+    ChatCompletionContentPartParam,
     ChatCompletionMessageFunctionToolCallParam,
     ChatCompletionMessageParam,
     ChatCompletionSystemMessageParam,
@@ -46,12 +50,13 @@ _SCHEMA_VALUES: Final = frozenset(
 
 def content_to_messages(
     content: Iterable[conversation.Content],
+    images: Mapping[Path, str] | None = None,
 ) -> list[ChatCompletionMessageParam]:
     """Convert chat log content to chat completion messages.
 
     Thinking content is never sent back. The empty system message that a chat
-    log starts with before the prompt is provided is left out. Attachments are
-    not sent: only their text is.
+    log starts with before the prompt is provided is left out. Attachments go
+    as image parts when images holds their data URL; others are not sent.
     """
     messages: list[ChatCompletionMessageParam] = []
     for item in content:
@@ -61,9 +66,21 @@ def content_to_messages(
                     messages.append(
                         ChatCompletionSystemMessageParam(role="system", content=text)
                     )
-            case conversation.UserContent(content=text):
+            case conversation.UserContent(content=text, attachments=attachments):
+                parts: list[ChatCompletionContentPartParam] = [
+                    ChatCompletionContentPartImageParam(
+                        type="image_url", image_url={"url": images[item.path]}
+                    )
+                    for item in attachments or ()
+                    if images and item.path in images
+                ]
                 messages.append(
-                    ChatCompletionUserMessageParam(role="user", content=text)
+                    ChatCompletionUserMessageParam(
+                        role="user",
+                        content=[{"type": "text", "text": text}, *parts]
+                        if parts
+                        else text,
+                    )
                 )
             case conversation.AssistantContent():
                 messages.append(_assistant_message(item))
@@ -166,6 +183,32 @@ def _assistant_message(
             for tool_call in content.tool_calls
         ],
     )
+
+
+def image_data_url(attachment: conversation.Attachment) -> str | None:
+    """Read an image attachment into a data URL; None for other files.
+
+    Reads the file: call it in an executor.
+    """
+    if not attachment.mime_type.startswith("image/"):
+        return None
+    data = base64.b64encode(attachment.path.read_bytes()).decode()
+    return f"data:{attachment.mime_type};base64,{data}"
+
+
+def structure_schema(
+    structure: probatio.Schema, custom_serializer: Callable[[Any], Any] | None
+) -> dict[str, Any]:
+    """Describe an AI Task's structure as a JSON schema for response_format."""
+    schema = _clean_schema(
+        probatio.to_openapi(
+            structure,
+            custom_serializer=custom_serializer or llm.selector_serializer,
+            openapi_version="3.1.0",
+        )
+    )
+    schema.setdefault("type", "object")
+    return schema
 
 
 def format_tool(

@@ -1,0 +1,131 @@
+"""AI Task: generate text or structured data with the same loop as the agents."""
+
+import json
+import re
+from typing import Any, Final, override
+
+import probatio
+
+from homeassistant.components import ai_task, conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import ChatterboxConfigEntry
+from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
+from .entity import ChatterboxLLMEntity, add_per_subentry
+from .wire import structure_schema
+
+# The server decides how many requests it takes at once.
+PARALLEL_UPDATES = 0
+# Models without a JSON mode often wrap their JSON in a code fence.
+_FENCE: Final = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+RETRY_NOTE: Final = (
+    "That answer does not match the requested structure: {error}. Answer again "
+    "with only the JSON object, matching the schema."
+)
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,  # noqa: ARG001
+    entry: ChatterboxConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add one AI Task entity per AI Task subentry."""
+    add_per_subentry(
+        entry, async_add_entities, SUBENTRY_AI_TASK, ChatterboxAITaskEntity
+    )
+
+
+class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
+    """Generates data from instructions, images and tools."""
+
+    _attr_supported_features = (
+        ai_task.AITaskEntityFeature.GENERATE_DATA
+        | ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS
+    )
+
+    @override
+    async def _async_generate_data(
+        self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog
+    ) -> ai_task.GenDataTaskResult:
+        """Run the task; a structured answer gets one retry to fit its schema."""
+        response_format = (
+            None
+            if task.structure is None
+            else _response_format(task.name, task.structure, chat_log.llm_api)
+        )
+        await self._async_handle_chat_log(chat_log, structure=response_format)
+        if task.structure is None:
+            return ai_task.GenDataTaskResult(
+                conversation_id=chat_log.conversation_id, data=_answer(chat_log)
+            )
+        try:
+            data = _validated(_answer(chat_log), task.structure)
+        except ValueError as err:
+            LOGGER.info("Asking again for data that fits the structure: %s", err)
+            chat_log.async_add_user_content(
+                conversation.UserContent(RETRY_NOTE.format(error=err))
+            )
+            await self._async_handle_chat_log(chat_log, structure=response_format)
+            try:
+                data = _validated(_answer(chat_log), task.structure)
+            except ValueError as again:
+                raise HomeAssistantError(
+                    translation_domain=DOMAIN,
+                    translation_key="structure_invalid",
+                    translation_placeholders={"error": str(again)},
+                ) from again
+        return ai_task.GenDataTaskResult(
+            conversation_id=chat_log.conversation_id, data=data
+        )
+
+
+def _response_format(
+    name: str, structure: probatio.Schema, llm_api: llm.APIInstance | None
+) -> dict[str, Any]:
+    """Return the response_format that asks for data of the structure."""
+    serializer = llm_api.custom_serializer if llm_api else None
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": _schema_name(name),
+            "schema": structure_schema(structure, serializer),
+        },
+    }
+
+
+def _schema_name(task_name: str) -> str:
+    """Return a response_format name OpenAI accepts: letters, digits, _ and -."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", task_name)[:64] or "data"
+
+
+def _answer(chat_log: conversation.ChatLog) -> str:
+    """Return the text of the loop's final answer."""
+    last = chat_log.content[-1]
+    if not isinstance(last, conversation.AssistantContent):
+        # The loop ends on an answer or raises: this is a bug, not bad input.
+        msg = "The AI Task ended without an answer"
+        raise TypeError(msg)
+    return last.content or ""
+
+
+def _validated(text: str, structure: probatio.Schema) -> Any:
+    """Parse the answer as JSON and check it against the structure.
+
+    Raises ValueError saying what is wrong, for the model to fix.
+    """
+    text = text.strip()
+    if match := _FENCE.match(text):
+        text = match.group(1)
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        msg = f"it is not JSON ({err})"
+        raise ValueError(msg) from None
+    try:
+        return structure(data)
+    except probatio.Invalid as err:
+        msg = f"{err}"
+        raise ValueError(msg) from None

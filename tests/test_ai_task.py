@@ -1,0 +1,243 @@
+"""AI Task: data from instructions, images and tools, through the same loop."""
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from homeassistant.components import ai_task
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.chatterbox.const import DOMAIN, SUBENTRY_AI_TASK
+
+from .conftest import API_KEY, MODELS
+from .llm_server import Abilities, Call, LLMServer, Text, ToolCalls
+
+TASK_ID = "aitask0subentry000000000001"
+ENTITY_ID = "ai_task.camera_describer"
+# The smallest valid PNG: one transparent pixel.
+PIXEL = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+)
+
+
+@pytest.fixture
+async def task_entry(ha_core: HomeAssistant, llm_server: LLMServer) -> MockConfigEntry:
+    """Build a server entry whose only subentry is an AI Task."""
+    return MockConfigEntry(
+        domain=DOMAIN,
+        title="127.0.0.1",
+        data={CONF_URL: llm_server.url, CONF_API_KEY: API_KEY},
+        subentries_data=[
+            ConfigSubentryData(
+                subentry_type=SUBENTRY_AI_TASK,
+                subentry_id=TASK_ID,
+                title="Camera describer",
+                data={CONF_MODEL: MODELS[0]},
+                unique_id=None,
+            )
+        ],
+    )
+
+
+async def _set_up(hass: HomeAssistant, entry: MockConfigEntry) -> None:
+    """Add the entry and let the capability probe finish."""
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+
+async def _generate(hass: HomeAssistant, **data: Any) -> Any:
+    """Call the ai_task.generate_data action as an automation would."""
+    response = await hass.services.async_call(
+        "ai_task",
+        "generate_data",
+        {"task_name": "Describe", "entity_id": ENTITY_ID, **data},
+        blocking=True,
+        return_response=True,
+    )
+    assert response is not None
+    return response["data"]
+
+
+async def test_text_without_a_structure(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Plain instructions get the model's text, not filtered for speech."""
+    await _set_up(hass, task_entry)
+    llm_server.reply(Text("**Three** cats."))
+
+    data = await _generate(hass, instructions="How many cats?")
+
+    assert data == "**Three** cats."
+    body = llm_server.last_chat_request
+    assert "response_format" not in body
+    assert "spoken aloud" not in body["messages"][0]["content"]
+
+
+STRUCTURE = {
+    "count": {"selector": {"number": {}}, "required": True},
+    "animal": {"selector": {"text": {}}, "required": True},
+}
+
+
+async def test_a_structure_goes_as_a_json_schema(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """With a structure, the server is asked for JSON of that schema."""
+    await _set_up(hass, task_entry)
+    llm_server.reply(Text('{"count": 3, "animal": "cat"}'))
+
+    data = await _generate(hass, instructions="Count the animals", structure=STRUCTURE)
+
+    assert data == {"count": 3, "animal": "cat"}
+    schema = llm_server.last_chat_request["response_format"]["json_schema"]
+    assert schema["name"] == "Describe"
+    assert set(schema["schema"]["properties"]) == {"count", "animal"}
+    assert sorted(schema["schema"]["required"]) == ["animal", "count"]
+
+
+async def test_a_server_without_json_schemas_gets_it_in_words(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """The probe found no JSON schema support: the schema goes in the prompt."""
+    llm_server.abilities = Abilities(json_schema=False)
+    await _set_up(hass, task_entry)
+    llm_server.reply(Text('```json\n{"count": 2, "animal": "dog"}\n```'))
+
+    data = await _generate(hass, instructions="Count the animals", structure=STRUCTURE)
+
+    assert data == {"count": 2, "animal": "dog"}
+    body = llm_server.last_chat_request
+    assert "response_format" not in body
+    assert "matches this JSON schema" in body["messages"][0]["content"]
+
+
+async def test_a_refused_schema_is_asked_for_in_words(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Refused at run time (after the probe): the same request, schema in words."""
+    await _set_up(hass, task_entry)
+    llm_server.abilities = Abilities(json_schema=False)
+    llm_server.reply(Text('{"count": 1, "animal": "owl"}'))
+
+    data = await _generate(hass, instructions="Count the animals", structure=STRUCTURE)
+
+    assert data == {"count": 1, "animal": "owl"}
+    refused, accepted = llm_server.chat_requests
+    assert "response_format" in refused
+    assert "response_format" not in accepted
+
+
+async def test_an_answer_that_misses_the_structure_gets_one_retry(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """The model is told what was wrong, once; then it must fit or fail."""
+    await _set_up(hass, task_entry)
+    llm_server.reply(Text('{"count": "many"}'), Text('{"count": 4, "animal": "bee"}'))
+
+    data = await _generate(hass, instructions="Count the animals", structure=STRUCTURE)
+
+    assert data == {"count": 4, "animal": "bee"}
+    retry = llm_server.last_chat_request["messages"][-1]
+    assert retry["role"] == "user"
+    assert "does not match the requested structure" in retry["content"]
+
+    llm_server.reply(Text("not json"), Text("still not json"))
+    with pytest.raises(HomeAssistantError, match="did not match the requested"):
+        await _generate(hass, instructions="Count again", structure=STRUCTURE)
+
+
+async def test_a_task_with_a_tool(
+    hass: HomeAssistant,
+    task_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """A task given the Assist API calls its tools through the same loop."""
+    await _set_up(hass, task_entry)
+    llm_server.reply(
+        ToolCalls([Call("GetLiveContext", {})]), Text("The kitchen light is off.")
+    )
+    api = await llm.async_get_api(
+        hass,
+        llm.LLM_API_ASSIST,
+        llm.LLMContext(
+            platform="test",
+            context=None,
+            language="en",
+            assistant="conversation",
+            device_id=None,
+        ),
+    )
+
+    result = await ai_task.async_generate_data(
+        hass,
+        task_name="Report",
+        entity_id=ENTITY_ID,
+        instructions="Is the kitchen light on?",
+        llm_api=api.api,
+    )
+
+    assert result.data == "The kitchen light is off."
+    first, second = llm_server.chat_requests
+    assert any("GetLiveContext" in t["function"]["name"] for t in first["tools"])
+    # The tool ran in Home Assistant and its answer reached the model. (The
+    # light is exposed to Assist, not to AI Tasks, and the answer says so.)
+    result_message = second["messages"][-1]
+    assert result_message["role"] == "tool"
+    assert "expose entities" in result_message["content"]
+
+
+async def test_an_image_attachment_goes_as_an_image_part(
+    hass: HomeAssistant,
+    task_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    tmp_path: Path,
+) -> None:
+    """A snapshot reaches the model as an image, with the instructions."""
+    (tmp_path / "snap.png").write_bytes(PIXEL)
+    hass.config.media_dirs = {"local": str(tmp_path)}
+    assert await async_setup_component(hass, "media_source", {})
+    await _set_up(hass, task_entry)
+    llm_server.reply(Text("An empty room."))
+
+    data = await _generate(
+        hass,
+        instructions="What do you see?",
+        attachments=[
+            {
+                "media_content_id": "media-source://media_source/local/snap.png",
+                "media_content_type": "image/png",
+            }
+        ],
+    )
+
+    assert data == "An empty room."
+    content = llm_server.last_chat_request["messages"][-1]["content"]
+    assert content[0] == {"type": "text", "text": "What do you see?"}
+    url = content[1]["image_url"]["url"]
+    assert url == "data:image/png;base64," + base64.b64encode(PIXEL).decode()
+    assert json.dumps(content).count('"type": "image_url"') == 1
+
+
+async def test_the_entity_offers_data_and_attachments(
+    hass: HomeAssistant, task_entry: MockConfigEntry
+) -> None:
+    """The AI Task entity says what it supports."""
+    await _set_up(hass, task_entry)
+
+    state = hass.states.get(ENTITY_ID)
+
+    assert state is not None
+    features = ai_task.AITaskEntityFeature(state.attributes["supported_features"])
+    assert ai_task.AITaskEntityFeature.GENERATE_DATA in features
+    assert ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS in features

@@ -180,6 +180,10 @@ class Abilities:
     reasoning: bool = False
     json_schema: bool = True
     probe_error: int | None = None  # when set, every probe gets this status
+    # Tokens a native call takes. With a smaller max_tokens the call is cut
+    # off, and the server sends what it has as content with finish "length",
+    # as llama.cpp does with a template that writes calls as fenced JSON.
+    call_tokens: int = 0
     strict_models: bool = False  # 404 for a model the server does not list
 
 
@@ -455,7 +459,7 @@ class LLMServer:
         probe = _probe(body)
         if probe is not None and self.abilities.probe_error is not None:
             return Error(self.abilities.probe_error, openai_error("busy"), headers={})
-        return None if probe is None else self._probe_reply(probe)
+        return None if probe is None else self._probe_reply(probe, body)
 
     def _refusal(self, body: dict[str, Any]) -> tuple[int, Any] | None:
         """Return the status and body a server refuses a request with, if it does."""
@@ -491,9 +495,13 @@ class LLMServer:
             ((status, error) for refused, status, error in refusals if refused), None
         )
 
-    def _probe_reply(self, probe: str) -> ChatReply:
+    def _probe_reply(self, probe: str, body: dict[str, Any]) -> ChatReply:
         """Answer a capability probe the way the model would."""
         if probe == "tools":
+            if body.get("max_tokens", 0) < self.abilities.call_tokens:
+                return Text(
+                    f'```json\n{{"name": "{PROBE_TOOL}"', finish_reason="length"
+                )
             if self.abilities.tools == "native":
                 return ToolCalls([Call(PROBE_TOOL, id="call_probe")])
             return Text(f'<tool_call>\n{{"name": "{PROBE_TOOL}"')

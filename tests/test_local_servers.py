@@ -1,6 +1,6 @@
 """Local servers: what the model can do is probed, and the agent adapts."""
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -52,6 +52,7 @@ async def _set_up(hass: HomeAssistant, entry: MockConfigEntry) -> None:
             Capabilities(tools=False, streaming=False, json_schema=True),
         ),
     ],
+    ids=["native", "text", "refused"],
 )
 async def test_the_probe_tells_what_the_model_can_do(
     hass: HomeAssistant,
@@ -71,6 +72,33 @@ async def test_the_probe_tells_what_the_model_can_do(
     assert len(llm_server.probes) == 3
     assert all(probe.json["max_tokens"] <= 8 for probe in llm_server.probes)
     assert llm_server.unscripted == []
+
+
+@pytest.mark.parametrize("style", ["native", "text"])
+async def test_a_call_cut_off_by_the_tiny_probe_is_let_finish(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    style: Literal["native", "text"],
+) -> None:
+    """llama.cpp with a fenced-JSON template: 8 tokens cut the call, 64 parse it.
+
+    Cut off, the call comes back as content that starts like a call written as
+    text; judged on that alone, the agent would put its tools in the prompt of
+    a server that parses them natively.
+    """
+    llm_server.abilities = Abilities(tools=style, call_tokens=20)
+
+    await _set_up(hass, config_entry)
+
+    verdict = config_entry.runtime_data.capabilities[MODELS[0]]
+    assert verdict.tool_calls == style
+    tool_probes = [probe.json for probe in llm_server.probes if "tools" in probe.json]
+    assert [probe["max_tokens"] for probe in tool_probes] == [8, 64]
+    # The agent then offers the tools natively, or in its prompt.
+    llm_server.reply(Text("Hello."))
+    await ask(hass, "hello")
+    assert ("tools" in llm_server.last_chat_request) is (style == "native")
 
 
 async def test_a_failing_probe_does_not_block_setup(

@@ -17,6 +17,10 @@ from .const import LOGGER
 
 PROBE_TIMEOUT: Final = 30.0
 PROBE_MAX_TOKENS: Final = 8
+# Enough for the probe's call to be written whole. A server whose parser only
+# recognises a finished call (llama.cpp with a template that writes calls as
+# fenced JSON) returns a call cut off at 8 tokens as plain content.
+PROBE_CALL_MAX_TOKENS: Final = 64
 # The probes' own words, so a server log shows what they are.
 PROBE_PROMPT: Final = "Capability check: reply with the single word OK."
 PROBE_TOOL_PROMPT: Final = "Capability check: call the ping tool."
@@ -119,37 +123,49 @@ async def _async_probe_tools(
 ) -> tuple[bool | None, ToolCallStyle | None]:
     """Return whether tools are accepted, and how a call comes back."""
     try:
-        response = await probe.chat.completions.create(
-            model=model,
-            messages=_ask(PROBE_TOOL_PROMPT),
-            max_tokens=PROBE_MAX_TOKENS,
-            tools=[
-                {
-                    "type": "function",
-                    "function": {
-                        "name": PROBE_TOOL,
-                        "description": "Answers pong. Takes no arguments.",
-                        "parameters": {"type": "object", "properties": {}},
-                    },
-                }
-            ],
-        )
+        style = await _async_call_style(probe, model, PROBE_MAX_TOKENS)
     except openai.BadRequestError as err:
         LOGGER.debug("%s refuses tools: %s", model, describe(err))
         return False, None
     except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
         LOGGER.debug("Tool probe of %s failed: %s", model, describe(err))
         return None, None
-    message = response.choices[0].message if response.choices else None
-    if message is None:
-        return True, None
-    if message.tool_calls:
-        return True, "native"
-    content = (message.content or "").lstrip()
-    if any(marker in content for marker in TEXT_CALL_MARKERS):
-        return True, "text"
-    # The model answered in words: it may still call tools when it needs to.
-    return True, None
+    return True, style
+
+
+async def _async_call_style(
+    probe: openai.AsyncOpenAI, model: str, max_tokens: int
+) -> ToolCallStyle | None:
+    """Ask the model to call a tool; return how the call came back, if it did."""
+    response = await probe.chat.completions.create(
+        model=model,
+        messages=_ask(PROBE_TOOL_PROMPT),
+        max_tokens=max_tokens,
+        tools=[
+            {
+                "type": "function",
+                "function": {
+                    "name": PROBE_TOOL,
+                    "description": "Answers pong. Takes no arguments.",
+                    "parameters": {"type": "object", "properties": {}},
+                },
+            }
+        ],
+    )
+    if not response.choices:
+        return None
+    choice = response.choices[0]
+    if choice.message.tool_calls:
+        return "native"
+    content = (choice.message.content or "").lstrip()
+    if not any(marker in content for marker in TEXT_CALL_MARKERS):
+        # The model answered in words: it may still call tools when it needs to.
+        return None
+    if choice.finish_reason == "length" and max_tokens < PROBE_CALL_MAX_TOKENS:
+        # Cut off while writing the call: the server may still parse a whole
+        # one, so let the model finish it once.
+        return await _async_call_style(probe, model, PROBE_CALL_MAX_TOKENS)
+    return "text"
 
 
 async def _async_probe_json_schema(

@@ -18,6 +18,7 @@ from custom_components.chatterbox.const import CONF_MAX_ITERATIONS
 
 from .conftest import MODELS, ask
 from .llm_server import Call, LLMServer, Text, ToolCalls, Usage
+from .test_server_errors import sentence
 
 
 class FakeTool(llm.Tool):
@@ -278,6 +279,58 @@ async def test_iteration_cap_forces_a_final_answer(
     assert notes[3].startswith("Note: no tool rounds are left")
     assert "tool_choice" not in requests[2]
     assert requests[3]["tool_choice"] == "none"
+
+
+LOOPING = [ToolCalls([Call("GetForecast", {"city": f"City {n}"})]) for n in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("final", "heard"),
+    [
+        pytest.param(
+            Text(
+                'All sunny.\n```json\n{"name": "GetForecast", '
+                '"arguments": {"city": "City 3"}}\n```'
+            ),
+            "All sunny.",
+            id="call-as-text-after-the-answer",
+        ),
+        pytest.param(
+            Text('{"name": "GetForecast", "arguments": {"city": "City 3"}}'),
+            sentence("out_of_steps"),
+            id="only-a-call-as-text",
+        ),
+        pytest.param(
+            ToolCalls([Call("GetForecast", {"city": "City 3"})]),
+            sentence("out_of_steps"),
+            id="only-a-parsed-call",
+        ),
+    ],
+)
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_call_at_the_iteration_cap_is_never_read_aloud(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    tools: dict[str, FakeTool],
+    final: Text | ToolCalls,
+    heard: str,
+) -> None:
+    """Told to answer, a small model writes one more call as text: not spoken.
+
+    llama.cpp parses no calls under tool_choice "none", so the call arrives as
+    content; the user hears the answer without it, or that the steps ran out.
+    """
+    llm_server.reply(*LOOPING, final, Text("Here is the weather."))
+
+    result = await ask(hass, "Weather everywhere?")
+
+    assert result.response.speech["plain"]["speech"] == heard
+    assert "{" not in heard
+    assert len(tools["GetForecast"].calls) == 3
+    # The conversation goes on.
+    result = await ask(hass, "And now?")
+    assert result.response.speech["plain"]["speech"] == "Here is the weather."
+    assert_every_tool_call_answered(llm_server.last_chat_request)
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -47,9 +47,18 @@ async def async_create_client(
         # shared client is the same class under another module name on 2026.11.
         http_client=cast("Any", get_async_client(hass)),
     )
-    # The SDK reads platform details from disk once, on first use: not in the loop.
-    await hass.async_add_executor_job(client.platform_headers)
+    await hass.async_add_executor_job(_load_lazy_parts, client)
     return client
+
+
+def _load_lazy_parts(client: openai.AsyncOpenAI) -> None:
+    """Do the SDK's first-use disk work here, in an executor, not in the loop.
+
+    It reads platform details once, and newer releases import their resource
+    modules on first access through importlib, which the loop must not do.
+    """
+    client.platform_headers()
+    _ = client.chat.completions
 
 
 async def async_list_models(client: openai.AsyncOpenAI) -> list[str]:

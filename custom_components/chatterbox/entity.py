@@ -224,7 +224,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     chunks,
                     stats,
                     allow_tools=left > 0,
-                    text_tools=_text_tool_parser(guard, turn, request),
+                    text_tools=_text_tool_parser(guard, turn, request, final=not left),
                     speech=SpeechFilter() if turn.speech else None,
                 )
                 await self._async_stream_into_log(chat_log, chunks, deltas)
@@ -236,6 +236,11 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 if stats.finish_reason == "content_filter":
                     LOGGER.warning("The server's content filter stopped the answer")
                     raise user_error("content_filtered")
+                if not stats.content_chars and not left and stats.tool_calls:
+                    LOGGER.warning(
+                        "The model still called tools after %s tool rounds", limit
+                    )
+                    raise user_error("out_of_steps")
                 if not stats.content_chars and not (left and stats.tool_calls):
                     LOGGER.warning(
                         "The model answered nothing to say (finish reason %s)",
@@ -704,10 +709,14 @@ def _read(
 
 
 def _text_tool_parser(
-    guard: ToolGuard | None, turn: _Turn, request: dict[str, Any]
+    guard: ToolGuard | None, turn: _Turn, request: dict[str, Any], *, final: bool
 ) -> TextToolCallParser | None:
-    """Return a parser of calls written as text, when the tools went as text."""
-    if guard is None or not turn.tools or "tools" in request:
+    """Return a parser of calls written as text, when the tools went as text.
+
+    On the final round too: told to answer, small models often write the
+    call their server no longer parses, and it must not be read aloud.
+    """
+    if guard is None or not turn.tools or ("tools" in request and not final):
         return None
     matcher = tool_name_matcher(tool["function"]["name"] for tool in turn.tools)
     return TextToolCallParser(lambda name: matcher(name) or guard.resolve(name))

@@ -550,3 +550,23 @@ async def test_sensitive_action_settings(
         "confirm_sensitive": False,
         "unattended_sensitive": "allow",
     }
+
+
+async def test_sensitive_kinds_are_saved_only_when_changed(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """The default kinds, ticked in any order, are not saved; a change is."""
+    saved = {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10}
+    for kinds, expected in (
+        (["gate", "door", "garage", "valve", "alarm_control_panel", "lock"], saved),
+        (["window", "lock"], saved | {"sensitive_kinds": ["lock", "window"]}),
+        ([], saved | {"sensitive_kinds": []}),
+    ):
+        result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+        result = await hass.config_entries.subentries.async_configure(
+            result["flow_id"],
+            {**saved, SECTION_ADVANCED: {"sensitive_kinds": kinds}},
+        )
+        assert result["reason"] == "reconfigure_successful"
+        assert loaded_entry.subentries[AGENT_ID].data == expected
+        await hass.async_block_till_done()

@@ -9,14 +9,17 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.chatterbox.const import SECTION_ADVANCED
 from custom_components.chatterbox.sensitive import is_yes, sensitive_action
 
-from .conftest import AGENT_ENTITY_ID, ask
+from .conftest import AGENT_ENTITY_ID, AGENT_ID, ask
 from .llm_server import Call, LLMServer, Text, ToolCalls
 
 LOCK = "lock.front_door"
 LIGHT = "light.kitchen_light"
+PUMP = "switch.pond_pump"
 POWER_ON = "{{ is_state('input_boolean.kitchen_power', 'on') }}"
 SATELLITE = "kitchen0satellite0device"
 QUESTION = "Do you want me to unlock Front door?"
@@ -29,8 +32,15 @@ async def front_door(ha_core: HomeAssistant) -> str:
     assert await async_setup_component(
         hass,
         "input_boolean",
-        {"input_boolean": {"door_bolt": {"initial": True}, "kitchen_power": {}}},
+        {
+            "input_boolean": {
+                "door_bolt": {"initial": True},
+                "kitchen_power": {},
+                "pond_pump": {"initial": True},
+            }
+        },
     )
+    pump = {"target": {"entity_id": "input_boolean.pond_pump"}}
     bolt = {"target": {"entity_id": "input_boolean.door_bolt"}}
     power = {"target": {"entity_id": "input_boolean.kitchen_power"}}
     assert await async_setup_component(
@@ -47,6 +57,14 @@ async def front_door(ha_core: HomeAssistant) -> str:
                             "turn_off": [{"action": "input_boolean.turn_off", **power}],
                         }
                     ],
+                    "switch": [
+                        {
+                            "name": "Pond pump",
+                            "state": "{{ is_state('input_boolean.pond_pump', 'on') }}",
+                            "turn_on": [{"action": "input_boolean.turn_on", **pump}],
+                            "turn_off": [{"action": "input_boolean.turn_off", **pump}],
+                        }
+                    ],
                     "lock": [
                         {
                             "name": "Front door",
@@ -60,7 +78,7 @@ async def front_door(ha_core: HomeAssistant) -> str:
         },
     )
     await hass.async_block_till_done()
-    for entity_id in (LOCK, LIGHT):
+    for entity_id in (LOCK, LIGHT, PUMP):
         async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
     assert hass.states.get(LOCK).state == "locked"
     return LOCK
@@ -280,3 +298,42 @@ async def test_what_is_sensitive(
     )
 
     assert sensitive_action(hass, tool, args, None) == action
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_the_user_chooses_the_sensitive_kinds(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    front_door: str,
+    config_entry: MockConfigEntry,
+) -> None:
+    """Switches guarded, locks not: the pump waits for yes, the door does not."""
+    flow = await config_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    result = await hass.config_entries.subentries.async_configure(
+        flow["flow_id"],
+        {
+            **config_entry.subentries[AGENT_ID].data,
+            SECTION_ADVANCED: {"sensitive_kinds": ["switch"]},
+        },
+    )
+    assert result["reason"] == "reconfigure_successful"
+    await hass.async_block_till_done()
+    assert config_entry.subentries[AGENT_ID].data["sensitive_kinds"] == ["switch"]
+
+    question = "Do you want me to turn off Pond pump?"
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})]), Text(question)
+    )
+    assert await _say(hass, "Turn off the pond pump") == question
+    assert hass.states.get(PUMP).state == "on"
+    assert question in llm_server.last_chat_request["messages"][-1]["content"]
+
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOff", {"name": "Front door"})]),
+        Text("The front door is unlocked."),
+    )
+    assert await _say(hass, "No. Unlock the front door") == (
+        "The front door is unlocked."
+    )
+    assert hass.states.get(front_door).state == "unlocked"
+    assert hass.states.get(PUMP).state == "on"

@@ -55,6 +55,7 @@ from .const import (
     CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
+    CONF_SENSITIVE_KINDS,
     CONF_SPEECH,
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
@@ -83,6 +84,7 @@ from .const import (
     UNATTENDED_REFUSE,
 )
 from .memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
+from .sensitive import DEFAULT_KINDS, KINDS
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry
@@ -98,6 +100,7 @@ ADVANCED_OPTIONS = (
     CONF_KEEP_ALIVE,
     CONF_EXTRA_BODY,
     CONF_UNATTENDED,
+    CONF_SENSITIVE_KINDS,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -108,6 +111,7 @@ UNSAVED_DEFAULTS = {
     CONF_KEEP_ALIVE: KEEP_ALIVE_OFF,
     CONF_CONFIRM: True,
     CONF_UNATTENDED: UNATTENDED_REFUSE,
+    CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
 }
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
@@ -456,6 +460,16 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 mode=SelectSelectorMode.DROPDOWN,
                             )
                         ),
+                        probatio.Optional(
+                            CONF_SENSITIVE_KINDS, default=list(DEFAULT_KINDS)
+                        ): SelectSelector(
+                            SelectSelectorConfig(
+                                options=list(KINDS),
+                                translation_key=CONF_SENSITIVE_KINDS,
+                                multiple=True,
+                                mode=SelectSelectorMode.LIST,
+                            )
+                        ),
                     }
                 ),
                 {"collapsed": True},
@@ -492,6 +506,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_SPEECH,
             CONF_CONFIRM,
             CONF_UNATTENDED,
+            CONF_SENSITIVE_KINDS,
         }
     )
 
@@ -509,6 +524,10 @@ def _agent_data(user_input: Mapping[str, Any]) -> dict[str, Any]:
         if value not in (None, "", {})
     }
     data[CONF_MAX_ITERATIONS] = int(data[CONF_MAX_ITERATIONS])
+    if CONF_SENSITIVE_KINDS in data:
+        # In the form's order, so the default reads as the default.
+        chosen = set(data[CONF_SENSITIVE_KINDS])
+        data[CONF_SENSITIVE_KINDS] = [kind for kind in KINDS if kind in chosen]
     for key, default in UNSAVED_DEFAULTS.items():
         if data.get(key) == default:
             del data[key]

@@ -26,6 +26,7 @@ CONF_CONFIRM: Final = "confirm_sensitive"
 CONF_UNATTENDED: Final = "unattended_sensitive"
 UNATTENDED_REFUSE: Final = "refuse"
 UNATTENDED_ALLOW: Final = "allow"
+CONF_SENSITIVE_KINDS: Final = "sensitive_kinds"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"

@@ -45,6 +45,7 @@ from .const import (
     CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
+    CONF_SENSITIVE_KINDS,
     CONF_SPEECH,
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
@@ -78,7 +79,7 @@ from .errors import (
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from .repairs import async_model_missing, async_update_tools_issue
-from .sensitive import PendingCall, is_yes, sensitive_action
+from .sensitive import DEFAULT_KINDS, PendingCall, is_yes, sensitive_action
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
@@ -265,8 +266,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if not attended and options.get(CONF_UNATTENDED) == UNATTENDED_ALLOW:
             return
         assistant = guard.llm_context.assistant
+        kinds = options.get(CONF_SENSITIVE_KINDS, DEFAULT_KINDS)
         guard.sensitive = lambda tool, args: sensitive_action(
-            self.hass, tool, args, assistant
+            self.hass, tool, args, assistant, kinds
         )
         guard.unattended = not attended
         pending = self._pending.pop(chat_log.conversation_id, None)

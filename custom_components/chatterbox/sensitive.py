@@ -1,11 +1,12 @@
 """Which tool calls need the user's yes before they run.
 
 A call is sensitive when its tool may write and it either acts on an entity of
-a sensitive kind (a lock, an alarm panel, a valve, a garage door, door or gate
-cover), or its tool says, explicitly, that it is destructive and acts outside
-Home Assistant. Home Assistant gives every tool that declares nothing those
-same defaults, intent tools included, so only explicit annotations count:
-otherwise every light switch would become a question.
+a sensitive kind (by default a lock, an alarm panel, a valve, a garage door,
+door or gate cover; the user may choose others), or its tool says, explicitly,
+that it is destructive and acts outside Home Assistant. Home Assistant gives
+every tool that declares nothing those same defaults, intent tools included,
+so only explicit annotations count: otherwise every light switch would become
+a question.
 
 The targets are found from the call's arguments, the way Home Assistant's
 intents find them: `HassTurnOff` unlocks a lock, so the tool name alone says
@@ -20,8 +21,29 @@ from typing import Any, Final
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
 
-SENSITIVE_DOMAINS: Final = frozenset({"lock", "alarm_control_panel", "valve"})
-SENSITIVE_COVERS: Final = frozenset({"garage", "door", "gate"})
+# The kinds of entity a user can choose to guard: a domain, or a cover of a
+# device class, which Home Assistant gives its own words ("garage door").
+KINDS: Final = {
+    "lock": ("lock", None),
+    "alarm_control_panel": ("alarm_control_panel", None),
+    "valve": ("valve", None),
+    "garage": ("cover", "garage"),
+    "door": ("cover", "door"),
+    "gate": ("cover", "gate"),
+    "window": ("cover", "window"),
+    "siren": ("siren", None),
+    "climate": ("climate", None),
+    "water_heater": ("water_heater", None),
+    "switch": ("switch", None),
+}
+DEFAULT_KINDS: Final = (
+    "lock",
+    "alarm_control_panel",
+    "valve",
+    "garage",
+    "door",
+    "gate",
+)
 # What the user may answer to go ahead, in the languages Assist speaks most.
 _YES: Final = frozenset(
     {
@@ -54,18 +76,17 @@ def sensitive_action(
     tool: llm.Tool,
     tool_args: Mapping[str, Any],
     assistant: str | None,
+    kinds: Collection[str] = DEFAULT_KINDS,
 ) -> str | None:
     """Say in words what a sensitive call would do, or None if it is not one."""
     if tool.annotations.read_only:
         return None
+    guarded = {KINDS[kind] for kind in kinds if kind in KINDS}
     targets = [
         state
         for state in _targets(hass, tool_args, assistant)
-        if state.domain in SENSITIVE_DOMAINS
-        or (
-            state.domain == "cover"
-            and state.attributes.get("device_class") in SENSITIVE_COVERS
-        )
+        if (state.domain, None) in guarded
+        or (state.domain, state.attributes.get("device_class")) in guarded
     ]
     bare = tool.name.rsplit("__", 1)[-1]
     if targets:

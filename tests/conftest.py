@@ -3,13 +3,15 @@
 import asyncio
 from collections.abc import AsyncGenerator, Generator
 import gc
+import json
 from typing import Any
 
 import pytest
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
@@ -25,6 +27,7 @@ from custom_components.chatterbox.const import (
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.chatterbox.diagnostics import async_get_config_entry_diagnostics
 
 from .llm_server import LLMServer
 
@@ -66,13 +69,19 @@ async def let_stream_finalizers_run() -> AsyncGenerator[None]:
 
 @pytest.fixture(autouse=True)
 def the_key_never_leaks(caplog: pytest.LogCaptureFixture) -> Generator[None]:
-    """After every test: the API key is in no log record, message or traceback."""
+    """After every test: the API key is in no log record, message or traceback.
+
+    Nor in a conversation trace (the Assist debug view). The diagnostics are
+    checked by loaded_entry, while Home Assistant still runs.
+    """
     yield
     for record in caplog.get_records("call") + caplog.get_records("setup"):
         text = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             text += repr(record.exc_info[1]) + str(record.exc_info[1])
         assert API_KEY not in text, f"{record.name}: the API key was logged"
+    for trace in async_get_traces():
+        assert API_KEY not in json.dumps(trace.as_dict(), default=repr)
 
 
 @pytest.fixture
@@ -133,11 +142,18 @@ def server_entry(
 @pytest.fixture
 async def loaded_entry(
     hass: HomeAssistant, config_entry: MockConfigEntry
-) -> MockConfigEntry:
-    """Set up the server entry and its agents."""
+) -> AsyncGenerator[MockConfigEntry]:
+    """Set up the server entry and its agents.
+
+    After the test, whatever it did, the key is not in the diagnostics.
+    """
     assert await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()
-    return config_entry
+    yield config_entry
+    if config_entry.state is ConfigEntryState.LOADED:
+        diagnostics = await async_get_config_entry_diagnostics(hass, config_entry)
+        assert config_entry.data[CONF_URL] in json.dumps(diagnostics)
+        assert API_KEY not in json.dumps(diagnostics, default=repr)
 
 
 AGENT_ENTITY_ID = "conversation.kitchen_helper"

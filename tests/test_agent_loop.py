@@ -3,7 +3,7 @@
 import asyncio
 from collections.abc import Awaitable, Callable
 import json
-from typing import Any, override
+from typing import Any, Self, override
 
 import probatio
 import pytest
@@ -34,6 +34,10 @@ class FakeTool(llm.Tool):
         self.behaviour = behaviour
         self.calls: list[dict[str, Any]] = []
         self.called = asyncio.Event()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """Be itself in a copy: the Assist debug trace copies the tools it lists."""
+        return self
 
     @override
     async def async_call(
@@ -466,7 +470,10 @@ async def test_cancelled_turn_closes_the_stream_and_tools(
 
     llm_server.reply(Text("Long answer", chunk_delay=0.05), Text("Hello again."))
     turn = asyncio.create_task(ask(hass, "Tell me a story", "barge-in"))
-    await llm_server.wait_for_request(2)
+    # The story is streaming (the setup's own requests to the server count
+    # in wait_for_request, and may come late).
+    while len(llm_server.chat_requests) < 2:  # noqa: ASYNC110
+        await asyncio.sleep(0.01)
     await asyncio.sleep(0.06)
     turn.cancel()
     with pytest.raises(asyncio.CancelledError):

@@ -11,6 +11,7 @@ decides what to send, streams the answer into the log, and stops.
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 import json
 from pathlib import Path
 import time
@@ -28,8 +29,9 @@ from openai.types.chat import (
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
+from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import device_registry as dr, llm
+from homeassistant.helpers import chat_session, device_registry as dr, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
@@ -169,6 +171,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         structure (a response_format), the answer is asked for as JSON. An
         unattended turn (an automation's) has no one to confirm with.
         """
+        self._track(chat_log)
         if not self.coordinator.last_update_success:
             # Asking now would only make the user wait for a timeout. A check
             # starts instead (at most one per 10 s), so that the next turn
@@ -195,6 +198,27 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 compaction.summary if compaction else None,
                 chat_log.content,
             )
+
+    def _track(self, chat_log: conversation.ChatLog) -> None:
+        """On a conversation's first turn, forget it when Home Assistant does.
+
+        Home Assistant drops a chat log after 5 idle minutes. A custom
+        conversation id may then come back with a new chat log: nothing of the
+        old one may carry over, least of all a held call that a yes would run.
+        """
+        if not is_new_conversation(chat_log.content):
+            return
+        conversation_id = chat_log.conversation_id
+        self._forget(conversation_id)
+        session = chat_session.current_session.get()
+        if session is not None and session.conversation_id == conversation_id:
+            session.async_on_cleanup(partial(self._forget, conversation_id))
+
+    @callback
+    def _forget(self, conversation_id: str) -> None:
+        """Drop what the agent keeps for one conversation."""
+        for kept in (self._compactions, self._recalled, self._pending):
+            kept.pop(conversation_id, None)
 
     async def _async_loop(
         self,

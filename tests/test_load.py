@@ -302,8 +302,8 @@ def max_overlap(spans: list[tuple[float, float | None]]) -> int:
 # other, so the second starts with the first's memory; every other device also
 # asks to unlock the door and never answers the question. 1,000 pass every cap
 # (200 per structure) in about 15 s of CPU; the full 10,000 the issue names
-# take some 140 s of CPU on a 2-core machine, too long for every run of the
-# suite: CHATTERBOX_FINISHED=10000 runs them.
+# take some 140 s of CPU on a 2-core machine: scripts/test runs them once, on
+# its first Home Assistant, with CHATTERBOX_FINISHED=10000.
 FINISHED = int(os.environ.get("CHATTERBOX_FINISHED", "1000"))
 AT_ONCE = 50
 UNLOCK_EVERY = 2

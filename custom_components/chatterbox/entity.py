@@ -236,6 +236,13 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 if stats.finish_reason == "content_filter":
                     LOGGER.warning("The server's content filter stopped the answer")
                     raise user_error("content_filtered")
+                if stats.finish_reason == "length":
+                    LOGGER.warning(
+                        "The answer was cut short at the token limit; the "
+                        "agent's Maximum tokens per answer is %s",
+                        self.subentry.data.get(CONF_MAX_TOKENS)
+                        or "the server's default",
+                    )
                 if not stats.content_chars and not (left and stats.tool_calls):
                     LOGGER.warning(
                         "The model answered nothing to say (finish reason %s)",

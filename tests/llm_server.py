@@ -71,6 +71,8 @@ class StreamedReply(Reply):
     # as a model generates tokens; the role, finish and usage chunks go at once.
     token_delay: float = 0.0
     drop_after: int | None = None  # close the connection after this many chunks
+    # Go silent after this many chunks, the connection open, as a stalled model.
+    stall_after: int | None = None
 
 
 @dataclass
@@ -693,6 +695,8 @@ async def _stream(
         for sent, piece in enumerate(chunks):
             if sent == reply.drop_after:
                 return _drop(request, response)
+            if sent == reply.stall_after:
+                await asyncio.get_running_loop().create_future()
             if reply.chunk_delay > 0:
                 await asyncio.sleep(reply.chunk_delay)
             if reply.token_delay > 0 and sent in tokens:

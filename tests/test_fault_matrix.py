@@ -33,6 +33,7 @@ from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox import entity
+from custom_components.chatterbox.const import DEFAULT_CONTEXT_WINDOW
 
 from .conftest import MODELS
 from .llm_server import (
@@ -57,7 +58,6 @@ from .test_server_errors import (
     QUESTION,
     ROLE_CHUNK,
     SHORT_TIMEOUT,
-    SLOW,
     ask,
     assert_hears,
     assert_next_turn_works,
@@ -79,10 +79,33 @@ FIFTY_CHARACTERS = '{"name": "Kitchen light",  "domain": [ "light" ] }'
 BIG_ANSWER = "The light is on. " * (2 * 1024 * 1024 // len("The light is on. "))
 SUMMARY = "The user asked for the kitchen light and got a very long answer."
 
-type Outage = Callable[
-    [HomeAssistant, MockConfigEntry, LLMServer, pytest.MonkeyPatch],
-    AbstractAsyncContextManager[None],
-]
+
+@dataclass
+class Scene:
+    """What an outage acts on: Home Assistant, the server entry, the server."""
+
+    hass: HomeAssistant
+    entry: MockConfigEntry
+    server: LLMServer
+    monkeypatch: pytest.MonkeyPatch
+    port: int = field(init=False)
+    """The server's port, kept for when it comes back."""
+
+    def __post_init__(self) -> None:
+        """Note the port while the server listens."""
+        port = urlsplit(self.server.url).port
+        assert port is not None
+        self.port = port
+
+    async def server_back(self) -> None:
+        """Start the server again, and run the check the agent does every minute."""
+        await self.server.start(self.port)
+        coordinator = self.entry.runtime_data.coordinator
+        await coordinator.async_refresh()
+        assert coordinator.last_update_success
+
+
+type Outage = Callable[[Scene], AbstractAsyncContextManager[None]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,77 +125,44 @@ class Fault:
     """The kitchen light after the turn: on only when a tool turned it on."""
     results: tuple[str, ...] = ()
     """The error of each tool result the model got back, sorted; "" for none."""
-    logged: str = ""
-    """What the log says about the fault."""
+    logged: str | None = None
+    """What the log says about the fault, if it says anything."""
     short_timeout: bool = False
     """The agent waits only SHORT_TIMEOUT for a silent server."""
     traceback: bool = False
     """The fault deserves an ERROR with a traceback in the log."""
 
 
-def server_port(server: LLMServer) -> int:
-    """Return the port the server listens on."""
-    port = urlsplit(server.url).port
-    assert port is not None
-    return port
-
-
-async def check_again(entry: MockConfigEntry) -> None:
-    """Run the check the agent does every minute while its server is unreachable."""
-    coordinator = entry.runtime_data.coordinator
-    await coordinator.async_refresh()
-    assert coordinator.last_update_success
-
-
 @asynccontextmanager
-async def server_down(
-    hass: HomeAssistant,
-    entry: MockConfigEntry,
-    server: LLMServer,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[None]:
+async def server_down(scene: Scene) -> AsyncIterator[None]:
     """Nothing listens on the server's port: the connection is refused."""
-    port = server_port(server)
-    await server.stop()
+    await scene.server.stop()
     yield
-    await server.start(port)
-    await check_again(entry)
+    await scene.server_back()
 
 
 @asynccontextmanager
-async def never_accepts(
-    hass: HomeAssistant,
-    entry: MockConfigEntry,
-    server: LLMServer,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[None]:
+async def never_accepts(scene: Scene) -> AsyncIterator[None]:
     """Listen on the port but never accept: its one-slot queue is already taken.
 
     The kernel then drops the next connection's SYN, as a firewall or a
     machine too busy to answer would, and the connect times out.
     """
-    port = server_port(server)
-    await server.stop()
-    listener = socket.create_server(("127.0.0.1", port), backlog=0)
-    _, holder = await asyncio.open_connection("127.0.0.1", port)
+    await scene.server.stop()
+    listener = socket.create_server(("127.0.0.1", scene.port), backlog=0)
+    _, holder = await asyncio.open_connection("127.0.0.1", scene.port)
     try:
         yield
     finally:
         holder.close()
         await holder.wait_closed()
         listener.close()
-    await server.start(port)
+    await scene.server_back()
 
 
 @asynccontextmanager
-async def name_stops_resolving(
-    hass: HomeAssistant,
-    entry: MockConfigEntry,
-    server: LLMServer,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[None]:
+async def name_stops_resolving(scene: Scene) -> AsyncIterator[None]:
     """Reach the server by its name; then the machine leaves, and so does the name."""
-    port = server_port(server)
     known = {SERVER_NAME}
     resolve = socket.getaddrinfo
 
@@ -185,17 +175,34 @@ async def name_stops_resolving(
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return resolve("127.0.0.1", *args, **kwargs)
 
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    hass.config_entries.async_update_entry(
-        entry, data={**entry.data, CONF_URL: f"http://{SERVER_NAME}:{port}/v1"}
+    scene.monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    url = f"http://{SERVER_NAME}:{scene.port}/v1"
+    scene.hass.config_entries.async_update_entry(
+        scene.entry, data={**scene.entry.data, CONF_URL: url}
     )
-    await hass.async_block_till_done()
-    await server.stop()
+    await scene.hass.async_block_till_done()
+    await scene.server.stop()
     known.clear()
     yield
     known.add(SERVER_NAME)
-    await server.start(port)
-    await check_again(entry)
+    await scene.server_back()
+
+
+def http_error(
+    status: int,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    *,
+    hears: str = "server_error",
+    placeholders: dict[str, str] | None = None,
+) -> Fault:
+    """Refuse the turn's request with this status; the log names it."""
+    return Fault(
+        replies=(Error(status, body, headers),),
+        hears=hears,
+        placeholders=placeholders or {},
+        logged=f"HTTP {status}",
+    )
 
 
 def answer_then(*replies: ChatReply) -> tuple[ChatReply, ...]:
@@ -246,83 +253,58 @@ FAULTS: dict[str, Fault] = {
     "connect-timeout": Fault(
         outage=never_accepts,
         hears="timeout",
-        logged="Request timed out",
+        logged="ConnectTimeout",
         short_timeout=True,
     ),
     "read-timeout-mid-stream": Fault(
-        replies=(Text(CONFIRMED, chunk_delay=SLOW),),
+        # Chunks: role, "The ", "kitc", then silence.
+        replies=(Text(CONFIRMED, stall_after=3),),
         hears="timeout",
-        logged="timed out",
+        logged="ReadTimeout",
         short_timeout=True,
     ),
     "server-hangs-up": Fault(
         replies=(Disconnect(),), hears="cannot_connect", logged="Server disconnected"
     ),
     # HTTP errors
-    "400": Fault(replies=(Error(400),), hears="server_error", logged="HTTP 400"),
-    "401": Fault(
-        replies=(Error(401, openai_error("Bad key", code="invalid_api_key")),),
-        hears="auth_failed",
-        logged="HTTP 401",
+    "400": http_error(400),
+    "401": http_error(
+        401, openai_error("Bad key", code="invalid_api_key"), hears="auth_failed"
     ),
-    "403": Fault(
-        replies=(Error(403, openai_error("Forbidden")),),
-        hears="auth_failed",
-        logged="HTTP 403",
+    "403": http_error(403, openai_error("Forbidden"), hears="auth_failed"),
+    "404-model": http_error(
+        404, NOT_FOUND, hears="model_not_found", placeholders={"model": MODELS[0]}
     ),
-    "404-model": Fault(
-        replies=(Error(404, NOT_FOUND),),
-        hears="model_not_found",
-        placeholders={"model": MODELS[0]},
-        logged="HTTP 404",
+    "408": http_error(408),
+    "413-context": http_error(
+        413, NGINX_413, {"content-type": "text/html"}, hears="context_too_long"
     ),
-    "408": Fault(replies=(Error(408),), hears="server_error", logged="HTTP 408"),
-    "413-context": Fault(
-        replies=(Error(413, NGINX_413, {"content-type": "text/html"}),),
-        hears="context_too_long",
-        logged="HTTP 413",
-    ),
-    "422": Fault(
-        replies=(Error(422, FASTAPI_422),), hears="server_error", logged="HTTP 422"
-    ),
+    "422": http_error(422, FASTAPI_422),
     "429-with-retry-after": Fault(
         replies=answer_then(
             Error(429, openai_error("Slow down"), {"retry-after": "1"})
         ),
         logged="Rate limited; retrying in 1.0 s",
     ),
+    # Waits the default second, asks again, and is still refused.
     "429-without-retry-after": Fault(
         replies=(Error(429, openai_error("Slow down"), {}),) * 2,
         hears="rate_limited",
         logged="HTTP 429",
     ),
-    "500": Fault(replies=(Error(500),), hears="server_error", logged="HTTP 500"),
-    "502": Fault(
-        replies=(Error(502, openai_error("Bad gateway", type="server_error")),),
-        hears="server_error",
-        logged="HTTP 502",
-    ),
-    "503": Fault(
-        replies=(Error(503, openai_error("Loading model", type="server_error")),),
-        hears="server_error",
-        logged="HTTP 503",
-    ),
+    "500": http_error(500),
+    "502": http_error(502, openai_error("Bad gateway", type="server_error")),
+    "503": http_error(503, openai_error("Loading model", type="server_error")),
     "non-json-error-body": Fault(
         replies=(Error(500, "CUDA error: out of memory"),),
         hears="server_error",
         logged="CUDA error: out of memory",
     ),
-    "html-error-page": Fault(
-        replies=(
-            Error(
-                500,
-                "<!DOCTYPE html><html><head><title>500 Internal Server Error"
-                "</title></head><body><h1>Internal Server Error</h1></body></html>",
-                {"content-type": "text/html"},
-            ),
-        ),
-        hears="server_error",
-        logged="HTTP 500",
+    "html-error-page": http_error(
+        500,
+        "<!DOCTYPE html><html><head><title>500 Internal Server Error</title>"
+        "</head><body><h1>Internal Server Error</h1></body></html>",
+        {"content-type": "text/html"},
     ),
     "html-page-with-200": Fault(
         replies=(
@@ -569,7 +551,8 @@ async def test_fault(
     if fault.outage is None:
         result = await ask(hass, QUESTION)
     else:
-        async with fault.outage(hass, loaded_entry, llm_server, monkeypatch):
+        scene = Scene(hass, loaded_entry, llm_server, monkeypatch)
+        async with fault.outage(scene):
             result = await ask(hass, QUESTION)
     await hass.async_block_till_done()
 
@@ -583,7 +566,8 @@ async def test_fault(
     assert hass.states.get(kitchen_light).state == fault.light
     if len(llm_server.chat_requests) > sent:
         assert tool_results(llm_server.last_chat_request) == fault.results
-    assert fault.logged in caplog.text
+    if fault.logged is not None:
+        assert fault.logged in caplog.text
     assert llm_server.pending == 0
     # 4. Nothing at ERROR with a traceback, unless the fault deserves one.
     errors = error_records(caplog)
@@ -602,4 +586,7 @@ async def test_fault(
             hass, llm_server, fault.hears, **fault.placeholders
         )
     assert_chat_log_valid(hass)
+    # It fits the model's 8k context (at four bytes a token, generously): the
+    # 2 MB answer went into the summary instead of back to the server.
+    assert llm_server.requests[-1].size < DEFAULT_CONTEXT_WINDOW * 4
     row.next_turn = "✓"

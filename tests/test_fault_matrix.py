@@ -27,7 +27,7 @@ import pytest
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
-from homeassistant.const import CONF_URL
+from homeassistant.const import CONF_URL, STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -35,7 +35,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.chatterbox import entity
 from custom_components.chatterbox.const import DEFAULT_CONTEXT_WINDOW
 
-from .conftest import MODELS
+from .conftest import AGENT_ENTITY_ID, MODELS
 from .llm_server import (
     Call,
     ChatReply,
@@ -128,9 +128,16 @@ class Fault:
     logged: str | None = None
     """What the log says about the fault, if it says anything."""
     short_timeout: bool = False
-    """The agent waits only SHORT_TIMEOUT for a silent server."""
+    """The agent waits only SHORT_TIMEOUT to connect, and for a silent server."""
     traceback: bool = False
     """The fault deserves an ERROR with a traceback in the log."""
+
+
+@asynccontextmanager
+async def no_outage(scene: Scene) -> AsyncIterator[None]:
+    """Leave the server and the network alone: the server plays the fault."""
+    del scene
+    yield
 
 
 @asynccontextmanager
@@ -252,7 +259,7 @@ FAULTS: dict[str, Fault] = {
     ),
     "connect-timeout": Fault(
         outage=never_accepts,
-        hears="timeout",
+        hears="cannot_connect",
         logged="ConnectTimeout",
         short_timeout=True,
     ),
@@ -539,6 +546,7 @@ async def test_fault(
     assert speech(await ask(hass, FIRST_QUESTION)) == FIRST_ANSWER
     if fault.short_timeout:
         monkeypatch.setattr(entity, "REQUEST_TIMEOUT", SHORT_TIMEOUT)
+        monkeypatch.setattr(entity, "CONNECT_TIMEOUT", SHORT_TIMEOUT)
     # What outgrows the context (the 2 MB answer) is folded into a summary the
     # server is asked for on the side, outside the script.
     llm_server.responder = lambda body: (
@@ -548,13 +556,12 @@ async def test_fault(
     sent = len(llm_server.chat_requests)
 
     llm_server.reply(*fault.replies)
-    if fault.outage is None:
+    async with (fault.outage or no_outage)(
+        Scene(hass, loaded_entry, llm_server, monkeypatch)
+    ):
         result = await ask(hass, QUESTION)
-    else:
-        scene = Scene(hass, loaded_entry, llm_server, monkeypatch)
-        async with fault.outage(scene):
-            result = await ask(hass, QUESTION)
-    await hass.async_block_till_done()
+        await hass.async_block_till_done()
+        offline = hass.states.get(AGENT_ENTITY_ID).state == STATE_UNAVAILABLE
 
     # 1. What the user hears, and what was done.
     row.hears = heard(fault, speech(result))
@@ -564,6 +571,8 @@ async def test_fault(
     else:
         assert_hears(result, fault.hears, **fault.placeholders)
     assert hass.states.get(kitchen_light).state == fault.light
+    # Only a server that cannot be reached takes the agent offline.
+    assert offline is (fault.outage is not None)
     if len(llm_server.chat_requests) > sent:
         assert tool_results(llm_server.last_chat_request) == fault.results
     if fault.logged is not None:

@@ -50,6 +50,7 @@ from .const import (
     CONF_TOOL_MODE,
     CONF_TOP_P,
     CONF_UNATTENDED,
+    CONNECT_TIMEOUT,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_MAX_ITERATIONS,
@@ -147,9 +148,12 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         The copy is kept: every new copy of an SDK client looks its platform up
         again, in an executor thread, on its first request.
         """
-        if self._loop_client is None or self._loop_client.timeout != REQUEST_TIMEOUT:
+        # A server that is up accepts at once; a long wait to connect only
+        # delays telling the user it cannot be reached.
+        timeout = httpx.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT)
+        if self._loop_client is None or self._loop_client.timeout != timeout:
             self._loop_client = self.entry.runtime_data.client.with_options(
-                timeout=REQUEST_TIMEOUT, max_retries=0
+                timeout=timeout, max_retries=0
             )
         return self._loop_client
 
@@ -581,10 +585,11 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if isinstance(err, openai.NotFoundError):
             async_model_missing(self.hass, self.entry, self.subentry)
         if isinstance(err, openai.APIConnectionError) and isinstance(
-            err.__cause__, httpx.ConnectError
+            err.__cause__, httpx.ConnectError | httpx.ConnectTimeout
         ):
-            # Refused, unresolvable or unroutable: the server is gone, not slow
-            # or broken (a timeout or a dropped connection is about one request).
+            # Refused, unresolvable, unroutable or unanswered: the server is
+            # gone, not slow or broken (a read timeout or a dropped connection
+            # is about one request).
             self.coordinator.async_mark_unreachable(err)
         return translate_request_error(err, model=request["model"])
 

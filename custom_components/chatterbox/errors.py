@@ -50,6 +50,11 @@ def translate_request_error(  # noqa: PLR0911  # one case per thing the user hea
 ) -> HomeAssistantError:
     """Say in one sentence why the server did not answer the request."""
     match err:
+        case openai.APIConnectionError() if isinstance(
+            err.__cause__, httpx.ConnectTimeout
+        ):
+            # Nothing took the connection: the server was never reached.
+            return user_error("cannot_connect")
         case openai.APITimeoutError() | httpx.TimeoutException():
             return user_error("timeout")
         case openai.APIConnectionError() | httpx.TransportError():

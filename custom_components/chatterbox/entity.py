@@ -150,7 +150,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         """
         # A server that is up accepts at once; a long wait to connect only
         # delays telling the user it cannot be reached.
-        timeout = httpx.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT)
+        timeout = openai.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT)
         if self._loop_client is None or self._loop_client.timeout != timeout:
             self._loop_client = self.entry.runtime_data.client.with_options(
                 timeout=timeout, max_retries=0

@@ -53,6 +53,7 @@ from .const import (
     CONF_TOOL_MODE,
     CONF_TOP_P,
     CONF_UNATTENDED,
+    CONNECT_TIMEOUT,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_MAX_ITERATIONS,
@@ -150,9 +151,12 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         The copy is kept: every new copy of an SDK client looks its platform up
         again, in an executor thread, on its first request.
         """
-        if self._loop_client is None or self._loop_client.timeout != REQUEST_TIMEOUT:
+        # A server that is up accepts at once; a long wait to connect only
+        # delays telling the user it cannot be reached.
+        timeout = openai.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT)
+        if self._loop_client is None or self._loop_client.timeout != timeout:
             self._loop_client = self.entry.runtime_data.client.with_options(
-                timeout=REQUEST_TIMEOUT, max_retries=0
+                timeout=timeout, max_retries=0
             )
         return self._loop_client
 
@@ -261,6 +265,13 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 if stats.finish_reason == "content_filter":
                     LOGGER.warning("The server's content filter stopped the answer")
                     raise user_error("content_filtered")
+                if stats.finish_reason == "length":
+                    LOGGER.warning(
+                        "The answer was cut short at the token limit; the "
+                        "agent's Maximum tokens per answer is %s",
+                        self.subentry.data.get(CONF_MAX_TOKENS)
+                        or "the server's default",
+                    )
                 if not stats.content_chars and not left and stats.tool_calls:
                     LOGGER.warning(
                         "The model still called tools after %s tool rounds", limit
@@ -605,10 +616,11 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if isinstance(err, openai.NotFoundError):
             async_model_missing(self.hass, self.entry, self.subentry)
         if isinstance(err, openai.APIConnectionError) and isinstance(
-            err.__cause__, httpx.ConnectError
+            err.__cause__, httpx.ConnectError | httpx.ConnectTimeout
         ):
-            # Refused, unresolvable or unroutable: the server is gone, not slow
-            # or broken (a timeout or a dropped connection is about one request).
+            # Refused, unresolvable, unroutable or unanswered: the server is
+            # gone, not slow or broken (a read timeout or a dropped connection
+            # is about one request).
             self.coordinator.async_mark_unreachable(err)
         return translate_request_error(err, model=request["model"])
 

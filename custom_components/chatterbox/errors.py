@@ -2,6 +2,7 @@
 
 from contextlib import suppress
 from email.utils import parsedate_to_datetime
+from http import HTTPStatus
 import re
 import time
 from typing import Final
@@ -49,6 +50,11 @@ def translate_request_error(  # noqa: PLR0911  # one case per thing the user hea
 ) -> HomeAssistantError:
     """Say in one sentence why the server did not answer the request."""
     match err:
+        case openai.APIConnectionError() if isinstance(
+            err.__cause__, httpx.ConnectTimeout
+        ):
+            # Nothing took the connection: the server was never reached.
+            return user_error("cannot_connect")
         case openai.APITimeoutError() | httpx.TimeoutException():
             return user_error("timeout")
         case openai.APIConnectionError() | httpx.TransportError():
@@ -57,7 +63,12 @@ def translate_request_error(  # noqa: PLR0911  # one case per thing the user hea
             return user_error("auth_failed")
         case openai.RateLimitError():
             return user_error("rate_limited")
-        case openai.APIStatusError() if _CONTEXT_TOO_LONG.search(str(err)):
+        case openai.APIStatusError() if (
+            # A proxy's body size limit (nginx allows 1 MB) refuses the
+            # conversation with a 413 and a page that names no context.
+            err.status_code == HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+            or _CONTEXT_TOO_LONG.search(str(err))
+        ):
             return user_error("context_too_long")
         case openai.APIStatusError() if _error_code(err) in _CONTENT_FILTER_CODES:
             return user_error("content_filtered")

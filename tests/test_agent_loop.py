@@ -530,3 +530,39 @@ async def test_tool_calls_after_the_turn_ended_do_not_run(
     assert result.error
     assert result.data["error"] == "TurnEnded"
     assert tools["GetForecast"].calls == []
+
+
+@pytest.mark.parametrize(
+    ("agent_data", "reply", "heard"),
+    [
+        pytest.param(
+            {CONF_MODEL: MODELS[0]},
+            ToolCalls([Call("HassTurnOn", {"name": "Kitchen"})], content="Hello!"),
+            "Hello!",
+            id="with-words",
+        ),
+        pytest.param(
+            {CONF_MODEL: MODELS[0]},
+            ToolCalls([Call("HassTurnOn", {"name": "Kitchen"})]),
+            sentence("empty_response"),
+            id="only-a-call",
+        ),
+    ],
+)
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_chat_only_agent_ignores_a_call_it_was_not_offered(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    reply: ToolCalls,
+    heard: str,
+) -> None:
+    """No LLM API selected, yet the model calls a tool: it is not run or spoken."""
+    llm_server.reply(reply, Text("Still here."))
+
+    result = await ask(hass, "Hi")
+
+    assert result.response.speech["plain"]["speech"] == heard
+    assert "tools" not in llm_server.chat_requests[0]
+    result = await ask(hass, "Are you there?")
+    assert result.response.speech["plain"]["speech"] == "Still here."
+    assert_every_tool_call_answered(llm_server.last_chat_request)

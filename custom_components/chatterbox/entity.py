@@ -252,7 +252,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 deltas = _read(
                     chunks,
                     stats,
-                    allow_tools=left > 0,
+                    allow_tools=left > 0 and bool(turn.tools),
                     text_tools=_text_tool_parser(guard, turn, request, final=not left),
                     speech=SpeechFilter() if turn.speech else None,
                 )
@@ -262,32 +262,41 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     chat_log, iteration, stats, chat_log.content[start:], estimated
                 )
                 # TOOL_DECISION
-                if stats.finish_reason == "content_filter":
-                    LOGGER.warning("The server's content filter stopped the answer")
-                    raise user_error("content_filtered")
-                if stats.finish_reason == "length":
-                    LOGGER.warning(
-                        "The answer was cut short at the token limit; the "
-                        "agent's Maximum tokens per answer is %s",
-                        self.subentry.data.get(CONF_MAX_TOKENS)
-                        or "the server's default",
-                    )
-                if not stats.content_chars and not left and stats.tool_calls:
-                    LOGGER.warning(
-                        "The model still called tools after %s tool rounds", limit
-                    )
-                    raise user_error("out_of_steps")
-                if not stats.content_chars and not (left and stats.tool_calls):
-                    LOGGER.warning(
-                        "The model answered nothing to say (finish reason %s)",
-                        stats.finish_reason,
-                    )
-                    raise user_error("empty_response")
+                self._check_answer(stats, turn, left, limit)
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
             if guard is not None and guard.pending is not None:
                 _keep_recent(self._pending, chat_log.conversation_id, guard.pending)
+
+    def _check_answer(
+        self, stats: StreamStats, turn: _Turn, left: int, limit: int
+    ) -> None:
+        """Raise what the user hears when a response is no answer, nor calls."""
+        if stats.finish_reason == "content_filter":
+            LOGGER.warning("The server's content filter stopped the answer")
+            raise user_error("content_filtered")
+        if stats.finish_reason == "length":
+            LOGGER.warning(
+                "The answer was cut short at the token limit; the agent's "
+                "Maximum tokens per answer is %s",
+                self.subentry.data.get(CONF_MAX_TOKENS) or "the server's default",
+            )
+        if stats.content_chars or not stats.tool_calls:
+            if not stats.content_chars:
+                LOGGER.warning(
+                    "The model answered nothing to say (finish reason %s)",
+                    stats.finish_reason,
+                )
+                raise user_error("empty_response")
+            return
+        # Only tool calls: they ran, unless none could.
+        if not turn.tools:
+            LOGGER.warning("The model called tools, but this agent has none")
+            raise user_error("empty_response")
+        if not left:
+            LOGGER.warning("The model still called tools after %s tool rounds", limit)
+            raise user_error("out_of_steps")
 
     async def _async_guard_sensitive(
         self, chat_log: conversation.ChatLog, guard: ToolGuard, *, attended: bool
@@ -828,10 +837,14 @@ async def _until_broken_after_finish(
 async def _without_tool_calls(
     deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
-    """Drop tool calls from a final answer whose server ignored tool_choice."""
+    """Drop tool calls the model may not make.
+
+    In the final answer of a turn (its server ignored tool_choice), or from an
+    agent without tools.
+    """
     async for delta in deltas:
         if "tool_calls" in delta:
-            LOGGER.info("Ignoring tool calls in the final answer of the turn")
+            LOGGER.info("Ignoring tool calls: none can run in this answer")
             delta = {k: v for k, v in delta.items() if k != "tool_calls"}  # type: ignore[assignment]  # noqa: PLW2901
             if not delta:
                 continue

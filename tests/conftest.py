@@ -3,8 +3,10 @@
 import asyncio
 from collections.abc import AsyncGenerator, Generator
 import gc
+import os
 from typing import Any
 
+from hypothesis import settings
 import pytest
 
 from homeassistant.components import conversation
@@ -27,6 +29,12 @@ from custom_components.chatterbox.const import (
 )
 
 from .llm_server import LLMServer
+
+# Every property runs 1,000 examples in CI; HYPOTHESIS_PROFILE=dev runs 100 while
+# iterating. No deadline: this machine's timing varies too much to be a check.
+settings.register_profile("ci", max_examples=1000, deadline=None)
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 API_KEY = "sk-test-0123456789abcdef"
 MODELS = ("qwen3:8b", "llama3.2:3b")

@@ -206,7 +206,7 @@ def _round(value: Number, digits: Number = 0) -> Number:
     if digits != int(digits):
         msg = "round takes a whole number of digits"
         raise CalculationError(msg)
-    if abs(digits) > MAX_ROUND_DIGITS:
+    if abs(int(digits)) > MAX_ROUND_DIGITS:
         msg = f"round takes at most {MAX_ROUND_DIGITS} digits"
         raise CalculationError(msg)
     scale = Fraction(10) ** int(digits)

@@ -195,17 +195,19 @@ async def ask(
     text: str,
     conversation_id: str | None = None,
     language: str = "en",
+    context: Context | None = None,
 ) -> conversation.ConversationResult:
     """Say something to the agent, in a task of its own as each pipeline run is.
 
     HA 2026.10 leaves a failed turn's chat log set in the context of its task.
+    The context says who speaks: nobody signed in unless given.
     """
     return await hass.async_create_task(
         conversation.async_converse(
             hass,
             text,
             conversation_id,
-            Context(),
+            context or Context(),
             agent_id=AGENT_ENTITY_ID,
             language=language,
         )

@@ -129,7 +129,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
-        # The sensitive call each recent conversation waits to confirm.
+        # The sensitive call each recent conversation waits to confirm, by _asked.
         self._pending: dict[str, PendingCall] = {}
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
@@ -246,7 +246,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
             if guard is not None and guard.pending is not None:
-                _keep_recent(self._pending, chat_log.conversation_id, guard.pending)
+                _keep_recent(self._pending, _asked(chat_log, guard), guard.pending)
 
     async def _async_guard_sensitive(
         self, chat_log: conversation.ChatLog, guard: ToolGuard, *, attended: bool
@@ -264,7 +264,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             self.hass, tool, args, assistant
         )
         guard.unattended = not attended
-        pending = self._pending.pop(chat_log.conversation_id, None)
+        pending = self._pending.pop(_asked(chat_log, guard), None)
         answer = chat_log.content[-1]
         if (
             pending is None
@@ -726,6 +726,16 @@ def _to_text_tools(
     messages = with_text_tool_calls(request["messages"])
     _add_to_system_prompt(messages, text_tool_prompt(tools))
     request["messages"] = messages
+
+
+def _asked(chat_log: conversation.ChatLog, guard: ToolGuard) -> str:
+    """Key a held call by its conversation and by who was asked, where.
+
+    Only they may say yes: on HA 2026.10 anyone may continue a conversation.
+    """
+    context = guard.llm_context.context
+    user_id = context.user_id if context is not None else None
+    return f"{chat_log.conversation_id} {user_id} {guard.llm_context.device_id}"
 
 
 def _keep_recent[T](recent: dict[str, T], key: str, value: T) -> None:

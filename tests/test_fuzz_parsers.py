@@ -76,19 +76,19 @@ def result_or_error[T](
         return err
 
 
-def mangled(draw: st.DrawFn, text: str) -> str:
-    """Cut text short, or put something in it, as a broken stream would."""
-    cut = draw(st.integers(0, len(text)))
-    return text[:cut] + draw(st.sampled_from(["", *JSON_PIECES])) + text[cut:]
+def mangled(arguments: dict[str, Any], cut: int, insert: str) -> str:
+    """Cut an object's JSON short, or put something in it, as a broken stream would."""
+    text = json.dumps(arguments)
+    cut %= len(text) + 1
+    return text[:cut] + insert + text[cut:]
 
 
-@st.composite
-def broken_json(draw: st.DrawFn) -> str:
-    """Draw an object's JSON with something cut or added."""
-    return mangled(draw, json.dumps(draw(JSON_OBJECTS)))
+BROKEN_JSON = st.builds(
+    mangled, JSON_OBJECTS, st.integers(0, 200), st.sampled_from(["", *JSON_PIECES])
+)
 
 
-ANY_ARGUMENTS = st.one_of(st.text(max_size=20), JSON_ISH, broken_json())
+ANY_ARGUMENTS = st.one_of(st.text(max_size=20), JSON_ISH, BROKEN_JSON)
 
 
 @given(raw=st.none() | ANY_ARGUMENTS)
@@ -103,72 +103,66 @@ def test_any_tool_arguments_are_an_object_or_a_clear_error(raw: str | None) -> N
         assert all(isinstance(key, str) for key in arguments)
 
 
+WRAPPINGS = ["{}", "```json\n{}\n```", "```\n{} \n```", "  {}\n", "{} Done.", "{}</s>"]
+
+
 @given(
     arguments=JSON_OBJECTS,
-    wrapping=st.sampled_from(
-        ["{}", "```json\n{}\n```", "```\n{} \n```", "  {}\n", "{} Done.", "{}</s>"]
-    ),
+    wrapping=st.sampled_from(WRAPPINGS),
+    python=st.booleans(),
 )
 def test_an_object_comes_through_any_wrapping(
-    arguments: dict[str, Any], wrapping: str
+    arguments: dict[str, Any],
+    wrapping: str,
+    python: bool,  # noqa: FBT001
 ) -> None:
-    """The object inside a fence, around spaces or before chatter is read as is."""
-    text = wrapping.replace("{}", json.dumps(arguments, ensure_ascii=False))
+    """JSON or Python-style, in a fence, around spaces or before chatter: read as is."""
+    # Small models write single quotes, True, False and None.
+    written = repr(arguments) if python else json.dumps(arguments, ensure_ascii=False)
+    text = wrapping.replace("{}", written)
 
     assert parse_tool_arguments(text) == arguments
     # Encoded twice, as some models send it.
     assert parse_tool_arguments(json.dumps(text)) == arguments
 
 
-PYTHON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | TEXT,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3)
-    ),
-    max_leaves=5,
-)
-
-
-@given(
-    arguments=st.dictionaries(KEYS, PYTHON_VALUES, max_size=3),
-    chatter=st.sampled_from(["", " ok", "\nThat is all."]),
-)
-def test_a_python_style_object_is_read_as_json(
-    arguments: dict[str, Any], chatter: str
-) -> None:
-    """Single quotes, True, False and None, as small models write them."""
-    assert parse_tool_arguments(repr(arguments) + chatter) == arguments
-
-
 STRUCTURE = vol.Schema({vol.Required("answer"): str}, extra=vol.ALLOW_EXTRA)
 
 
-@given(
-    text=st.one_of(
-        JSON_ISH,
-        st.text(max_size=30),
-        broken_json().map(lambda text: f"```json\n{text}\n```"),
-    )
+def fenced_answer(data: dict[str, Any], fence: str) -> tuple[str, dict[str, Any]]:
+    """Write structured data as a model answers, with the data it holds."""
+    data = {**data, "answer": "forty-two"}
+    return fence.replace("{}", json.dumps(data)), data
+
+
+AI_TASK_ANSWERS = st.one_of(
+    st.tuples(
+        JSON_ISH | st.text(max_size=30) | BROKEN_JSON.map("```json\n{}\n```".format),
+        st.none(),
+    ),
+    st.builds(
+        fenced_answer,
+        JSON_OBJECTS,
+        st.sampled_from(["{}", "```json\n{}\n```", "```{}```", " \n{}\n "]),
+    ),
 )
-def test_any_ai_task_answer_is_data_or_a_value_error(text: str) -> None:
-    """An answer that is not the structure says what is wrong, to be fixed."""
+
+
+@given(answer=AI_TASK_ANSWERS)
+def test_any_ai_task_answer_is_data_or_a_value_error(
+    answer: tuple[str, dict[str, Any] | None],
+) -> None:
+    """Structured data is read, fenced or not; anything else says what is wrong."""
+    text, expected = answer
+
     data = result_or_error(lambda: _validated(text, STRUCTURE), ValueError)
 
-    if isinstance(data, ValueError):
+    if expected is not None:
+        assert data == expected
+    elif isinstance(data, ValueError):
         assert str(data)
     else:
         assert isinstance(data["answer"], str)
-
-
-@given(
-    data=JSON_OBJECTS.map(lambda data: {**data, "answer": "forty-two"}),
-    fence=st.sampled_from(["{}", "```json\n{}\n```", "```{}```", " \n{}\n "]),
-)
-def test_structured_answers_in_a_fence_are_read(
-    data: dict[str, Any], fence: str
-) -> None:
-    """The JSON of an AI Task answer is read with or without a code fence."""
-    assert _validated(fence.replace("{}", json.dumps(data)), STRUCTURE) == data
 
 
 YES_WORDS = ["yes", "Yeah", "OK", "sure", "do it", "Go ahead", "ja", "oui", "sí"]
@@ -208,37 +202,38 @@ HEADER_VALUES = st.one_of(
 )
 
 
-@st.composite
-def status_errors(draw: st.DrawFn) -> openai.APIStatusError:
-    """Draw an error answer a server might give, with any status and body."""
-    status = draw(st.integers(400, 599))
-    headers = draw(
-        st.dictionaries(
-            st.sampled_from(["retry-after", "retry-after-ms", "x-other"]),
-            HEADER_VALUES,
-            max_size=2,
-        )
-    )
+HEADERS = st.dictionaries(
+    st.sampled_from(["retry-after", "retry-after-ms", "x-other"]),
+    HEADER_VALUES,
+    max_size=2,
+)
+ERROR_BODIES = st.one_of(
+    st.none(),
+    TEXT,
+    st.fixed_dictionaries(
+        {
+            "message": st.sampled_from(["maximum context length", "model x not found"])
+            | TEXT,
+            "code": st.sampled_from([None, "content_filter", "rate_limit"]) | TEXT,
+        }
+    ),
+)
+
+
+def status_error(
+    status: int, headers: dict[str, str], body: Any, message: str
+) -> openai.APIStatusError:
+    """Build the error the SDK raises for an answer with this status and body."""
     response = httpx.Response(status, headers=headers, request=REQUEST)
-    body = draw(
-        st.none()
-        | TEXT
-        | st.fixed_dictionaries(
-            {
-                "message": st.sampled_from(
-                    ["maximum context length", "model x not found"]
-                )
-                | TEXT,
-                "code": st.sampled_from([None, "content_filter", "rate_limit"]) | TEXT,
-            }
-        )
-    )
-    message = draw(TEXT)
-    # The SDK's own choice of error class for a status.
     return SDK._make_status_error(message, body=body, response=response)
 
 
-@given(err=status_errors(), key=API_KEYS)
+STATUS_ERRORS = st.builds(
+    status_error, st.integers(400, 599), HEADERS, ERROR_BODIES, TEXT
+)
+
+
+@given(err=STATUS_ERRORS, key=API_KEYS)
 def test_any_server_error_is_classified_and_described_without_the_key(
     err: openai.APIStatusError, key: str
 ) -> None:
@@ -374,18 +369,14 @@ MEMORIES = st.builds(
 )
 
 
-@given(data=STORED)
+@given(
+    data=STORED | MEMORIES.map(lambda memory: json.loads(json.dumps(memory.as_dict())))
+)
 def test_any_stored_memory_is_read_or_refused(data: Any) -> None:
     """A store file edited by hand or left by an old version never crashes a turn."""
-    try:
-        memory = Memory.from_dict(data)
-    except InvalidMemoryError:
+    memory = result_or_error(lambda: Memory.from_dict(data), InvalidMemoryError)
+    if isinstance(memory, InvalidMemoryError):
         return
-    assert Memory.from_dict(memory.as_dict()) == memory
-    assert render(memory, "user").startswith("Earlier conversation")
-
-
-@given(memory=MEMORIES)
-def test_a_memory_survives_the_store(memory: Memory) -> None:
-    """What is saved is read back the same, through JSON as the store writes it."""
+    # What is saved is read back the same, through JSON as the store writes it.
     assert Memory.from_dict(json.loads(json.dumps(memory.as_dict()))) == memory
+    assert render(memory, "user").startswith("Earlier conversation")

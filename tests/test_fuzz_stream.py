@@ -215,20 +215,34 @@ ARGUMENTS = st.one_of(
 )
 
 
-@st.composite
-def responses(draw: st.DrawFn) -> Response:
-    """Draw a response with up to three tool calls."""
-    ollama = draw(st.booleans())
-    names = draw(st.lists(st.sampled_from([*OFFERED, "not_offered"]), max_size=3))
-    calls = [
-        (
-            f"call_{index}" if ollama or draw(st.booleans()) else None,
-            name,
-            draw(ARGUMENTS),
-        )
-        for index, name in enumerate(names)
-    ]
-    return Response(draw(FUZZ_TEXT), draw(FUZZ_TEXT), calls, ollama)
+def make_response(
+    reasoning: str,
+    content: str,
+    calls: list[tuple[bool, str, str]],
+    ollama: bool,  # noqa: FBT001
+) -> Response:
+    """Build a response whose calls are numbered; Ollama's always have an id."""
+    return Response(
+        reasoning,
+        content,
+        [
+            (f"call_{index}" if ollama or with_id else None, name, arguments)
+            for index, (with_id, name, arguments) in enumerate(calls)
+        ],
+        ollama,
+    )
+
+
+RESPONSES = st.builds(
+    make_response,
+    FUZZ_TEXT,
+    FUZZ_TEXT,
+    st.lists(
+        st.tuples(st.booleans(), st.sampled_from([*OFFERED, "not_offered"]), ARGUMENTS),
+        max_size=3,
+    ),
+    st.booleans(),
+)
 
 
 def outcome(
@@ -252,7 +266,7 @@ def outcome(
 
 
 @given(
-    response=responses(),
+    response=RESPONSES,
     sizes=SIZES,
     text_tools=st.booleans(),
     speech=st.booleans(),

@@ -97,41 +97,58 @@ def test_an_emoji_streamed_in_two_escaped_halves_is_sent_whole() -> None:
     assert openapi_dumps(messages)
 
 
-@st.composite
-def chat_logs(draw: st.DrawFn) -> list[conversation.Content]:
-    """Draw a chat log: a prompt, then turns of text, calls and their results."""
-    content: list[conversation.Content] = [
-        conversation.SystemContent(content=draw(st.sampled_from(["", "Be brief."])))
-    ]
-    for turn in range(draw(st.integers(0, 3))):
-        content.append(conversation.UserContent(content=draw(TEXT)))
-        calls = [
-            llm.ToolInput(tool_name=draw(NAMES), tool_args=args, id=f"c{turn}_{i}")
-            for i, args in enumerate(draw(st.lists(JSON_OBJECTS, max_size=2)))
+type Turn = tuple[
+    str, list[tuple[str, dict[str, Any], Any, bool]], str | None, str | None
+]
+
+
+def chat_log(prompt: str, turns: list[Turn]) -> list[conversation.Content]:
+    """Build a chat log: a prompt, then turns of text, calls and their results."""
+    content: list[conversation.Content] = [conversation.SystemContent(content=prompt)]
+    for turn, (text, calls, answer, thinking) in enumerate(turns):
+        tool_calls = [
+            llm.ToolInput(tool_name=name, tool_args=args, id=f"c{turn}_{i}")
+            for i, (name, args, _, _) in enumerate(calls)
         ]
-        content.append(
+        content += [
+            conversation.UserContent(content=text),
             conversation.AssistantContent(
                 agent_id=AGENT,
-                content=draw(st.none() | TEXT),
-                thinking_content=draw(st.none() | TEXT),
-                tool_calls=calls or None,
-            )
-        )
+                content=answer,
+                thinking_content=thinking,
+                tool_calls=tool_calls or None,
+            ),
+        ]
         content += [
             conversation.ToolResultContent(
                 agent_id=AGENT,
                 tool_call_id=tool_call.id,
                 tool_name=tool_call.tool_name,
-                result=llm.ToolResult(
-                    data=draw(JSON_VALUES), error=draw(st.booleans())
-                ),
+                result=llm.ToolResult(data=data, error=error),
             )
-            for tool_call in calls
+            for tool_call, (_, _, data, error) in zip(tool_calls, calls, strict=True)
         ]
     return content
 
 
-@given(content=chat_logs())
+CHAT_LOGS = st.builds(
+    chat_log,
+    st.sampled_from(["", "Be brief."]),
+    st.lists(
+        st.tuples(
+            TEXT,
+            st.lists(
+                st.tuples(NAMES, JSON_OBJECTS, JSON_VALUES, st.booleans()), max_size=2
+            ),
+            st.none() | TEXT,
+            st.none() | TEXT,
+        ),
+        max_size=3,
+    ),
+)
+
+
+@given(content=CHAT_LOGS)
 def test_any_chat_log_converts_to_messages_and_to_text_tools(
     content: list[conversation.Content],
 ) -> None:
@@ -171,7 +188,7 @@ SCHEMAS = st.recursive(
         st.lists(inner, max_size=3)
         | st.dictionaries(st.sampled_from(SCHEMA_WORDS) | TEXT, inner, max_size=4)
     ),
-    max_leaves=10,
+    max_leaves=6,
 )
 
 
@@ -206,12 +223,16 @@ def test_any_schema_loses_only_what_servers_choke_on(schema: dict[str, Any]) -> 
         assert cleaned.get(keyword) == schema.get(keyword)
 
 
+# Long texts, cheaply: a short one repeated.
+LONG_TEXT = st.builds(lambda text, times: text * times, TEXT, st.integers(0, 120))
+
+
 @given(
     content=st.one_of(
-        st.text(max_size=600),
+        LONG_TEXT,
         JSON_VALUES.map(json.dumps),
         st.lists(JSON_OBJECTS, max_size=40).map(json.dumps),
-        st.dictionaries(TEXT, st.text(max_size=300), max_size=6).map(json.dumps),
+        st.dictionaries(TEXT, LONG_TEXT, max_size=6).map(json.dumps),
     ),
     limit=st.integers(MIN_LIMIT, 700),
 )
@@ -228,15 +249,17 @@ def test_any_tool_result_is_capped_within_the_limit(content: str, limit: int) ->
         json.loads(capped)
 
 
-@st.composite
-def conversations(draw: st.DrawFn) -> list[ChatCompletionMessageParam]:
-    """Draw a conversation as the wire sends it: prompt, turns, calls, results."""
+def wire_conversation(
+    prompt: bool,  # noqa: FBT001
+    turns: list[tuple[list[tuple[str, int]], bool]],
+) -> list[ChatCompletionMessageParam]:
+    """Build a conversation as the wire sends it: prompt, turns, calls, results."""
     messages: list[ChatCompletionMessageParam] = []
-    if draw(st.booleans()):
+    if prompt:
         messages.append({"role": "system", "content": "Be brief. " * 20})
-    for turn in range(draw(st.integers(1, 6))):
+    for turn, (calls, answered) in enumerate(turns):
         messages.append({"role": "user", "content": f"Turn {turn} " * 5})
-        for step in range(draw(st.integers(0, 2))):
+        for step, (name, size) in enumerate(calls):
             call_id = f"c{turn}_{step}"
             messages.append(
                 {
@@ -246,22 +269,35 @@ def conversations(draw: st.DrawFn) -> list[ChatCompletionMessageParam]:
                         {
                             "id": call_id,
                             "type": "function",
-                            "function": {"name": draw(NAMES), "arguments": "{}"},
+                            "function": {"name": name, "arguments": "{}"},
                         }
                     ],
                 }
             )
-            size = draw(st.sampled_from([10, 300, 2000]))
             messages.append(
                 {"role": "tool", "tool_call_id": call_id, "content": "x" * size}
             )
-        if draw(st.booleans()):
+        if answered:
             messages.append({"role": "assistant", "content": "Done. " * 10})
     return messages
 
 
+CONVERSATIONS = st.builds(
+    wire_conversation,
+    st.booleans(),
+    st.lists(
+        st.tuples(
+            st.lists(st.tuples(NAMES, st.sampled_from([10, 300, 2000])), max_size=2),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+
+
 @given(
-    messages=conversations(),
+    messages=CONVERSATIONS,
     budget=st.integers(50, 3000),
     dropped=st.integers(0, 8),
     summary=st.none() | st.just("The user asked about the weather."),
@@ -297,7 +333,7 @@ def test_any_conversation_fits_with_every_call_answered(
 
 @given(
     reports=st.lists(st.none() | st.integers(-(10**6), 10**9), max_size=6),
-    messages=conversations(),
+    messages=CONVERSATIONS,
 )
 def test_calibration_stays_within_its_bounds(
     reports: list[int | None], messages: list[ChatCompletionMessageParam]

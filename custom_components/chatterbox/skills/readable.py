@@ -41,7 +41,7 @@ def compass(bearing: Any) -> Any:
     if (
         isinstance(bearing, bool)
         or not isinstance(bearing, int | float)
-        or not math.isfinite(bearing)
+        or (isinstance(bearing, float) and not math.isfinite(bearing))
     ):
         return bearing
     return _COMPASS[round(bearing % 360 / 22.5) % 16]

@@ -7,6 +7,7 @@ its result. Each property runs 1,000 examples (the "ci" profile in conftest.py).
 """
 
 import json
+import math
 from typing import Any
 
 from hypothesis import example, given, strategies as st
@@ -52,6 +53,8 @@ NAMES = st.sampled_from(["HassTurnOn", "GetLiveContext", "Hass\ud83dTurnOn"])
 @example(raw='{"":"\\uD800"}')
 @example(raw='{"name": "\\udc00 light", "area": "\\ud83d\\ude00"}')
 @example(raw='{"n": 123456789012345678901234567890, "m": -9223372036854775809}')
+@example(raw='{"name": {"name": [-1e510, NaN]}}')
+@example(raw='{"n": 123456789012345678901234567890, "x": 1e999, "s": "\\ud800"}')
 @example(raw='{"a": ' + "[" * 300 + "]" * 300 + "}")
 @example(raw="{'a': " + "[" * 150 + "]" * 150 + ", 'b': '\\ud800'}")
 @given(raw=ANY_ARGUMENTS)
@@ -72,9 +75,22 @@ def test_any_arguments_read_can_be_sent_back(raw: str) -> None:
 
 
 def sendable(value: Any) -> Any:
-    """Return a value as UTF-16 reads it: halves of a pair joined, lone ones U+FFFD."""
-    text = json.dumps(value, ensure_ascii=False).encode("utf-16-le", "surrogatepass")
-    return json.loads(text.decode("utf-16-le", "replace"))
+    """Return a value as JSON can carry it.
+
+    Texts as UTF-16 reads them: halves of a pair joined, lone ones U+FFFD.
+    JSON has no infinity or NaN (a model's -1e510 reads as -inf): null.
+    """
+    match value:
+        case str():
+            text = value.encode("utf-16-le", "surrogatepass")
+            return text.decode("utf-16-le", "replace")
+        case float() if not math.isfinite(value):
+            return None
+        case dict():
+            return {sendable(key): sendable(item) for key, item in value.items()}
+        case list():
+            return [sendable(item) for item in value]
+    return value
 
 
 def test_an_emoji_streamed_in_two_escaped_halves_is_sent_whole() -> None:

@@ -3,6 +3,7 @@
 import base64
 from collections.abc import Callable, Iterable, Mapping
 import json
+import math
 from pathlib import Path
 import re
 from typing import Any, Final, cast
@@ -104,27 +105,32 @@ def _json(value: Any) -> str:
     """Serialize as Home Assistant does, or else as the standard library does.
 
     orjson refuses integers past 64 bits and lone surrogates, both of which a
-    model can write in its arguments; _sendable then replaces the surrogates.
+    model can write in its arguments.
     """
     try:
         return json_dumps(value)
     except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return json.dumps(
+            _sendable(value), ensure_ascii=False, separators=(",", ":"), default=str
+        )
 
 
 def _sendable[T](value: T) -> T:
-    r"""Return value with every string in it encodable as UTF-8.
+    r"""Return value as JSON can carry it, with every string encodable as UTF-8.
 
     The SDK reads the server's JSON with the standard library, which turns an
-    escaped "\\ud83d" into a lone surrogate, and servers that stream an emoji
+    escaped "\ud83d" into a lone surrogate, and servers that stream an emoji
     as two escaped halves in two chunks leave two in the joined answer. The
     SDK could not encode any later request of the conversation: halves that
-    pair up are joined, the others become U+FFFD.
+    pair up are joined, the others become U+FFFD. Infinity and NaN (a model's
+    1e999) become null, as orjson writes them.
     """
     match value:
         case str() if _SURROGATE.search(value):
             text = value.encode("utf-16-le", "surrogatepass")
             return cast("T", text.decode("utf-16-le", "replace"))
+        case float() if not math.isfinite(value):
+            return cast("T", None)
         case dict():
             return cast(
                 "T", {_sendable(key): _sendable(item) for key, item in value.items()}

@@ -4,8 +4,10 @@ import asyncio
 from collections.abc import AsyncGenerator, Generator
 import gc
 import json
+import os
 from typing import Any
 
+from hypothesis import settings
 import pytest
 
 from homeassistant.components import conversation
@@ -30,6 +32,12 @@ from custom_components.chatterbox.const import (
 from custom_components.chatterbox.diagnostics import async_get_config_entry_diagnostics
 
 from .llm_server import LLMServer
+
+# Every property runs 1,000 examples in CI; HYPOTHESIS_PROFILE=dev runs 100 while
+# iterating. No deadline: this machine's timing varies too much to be a check.
+settings.register_profile("ci", max_examples=1000, deadline=None)
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 API_KEY = "sk-test-0123456789abcdef"
 MODELS = ("qwen3:8b", "llama3.2:3b")
@@ -203,17 +211,19 @@ async def ask(
     text: str,
     conversation_id: str | None = None,
     language: str = "en",
+    context: Context | None = None,
 ) -> conversation.ConversationResult:
     """Say something to the agent, in a task of its own as each pipeline run is.
 
     HA 2026.10 leaves a failed turn's chat log set in the context of its task.
+    The context says who speaks: nobody signed in unless given.
     """
     return await hass.async_create_task(
         conversation.async_converse(
             hass,
             text,
             conversation_id,
-            Context(),
+            context or Context(),
             agent_id=AGENT_ENTITY_ID,
             language=language,
         )

@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Sequence
 from itertools import cycle
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 import pytest
 
 from custom_components.chatterbox.speech import SpeechFilter, is_pictograph
@@ -225,7 +225,6 @@ def test_markers_are_held_only_until_they_are_decided() -> None:
 WORDS = ["the", "kitchen", "light", "is", "on", "http", "https", "www", "wow", "h"]
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=30),
     separators=st.lists(st.sampled_from([" ", ", ", ". ", "? ", "' "]), min_size=1),
@@ -270,7 +269,6 @@ MARKDOWN_TOKENS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     tokens=st.lists(st.sampled_from(MARKDOWN_TOKENS), max_size=40),
     sizes=st.lists(st.integers(1, 9), min_size=1, max_size=6),

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from itertools import cycle
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 from openai.types.chat import ChatCompletionToolParam
 import pytest
 
@@ -454,7 +454,6 @@ def answer_of(parts: Sequence[str | Sample]) -> str:
     return "".join(part.answer if isinstance(part, Sample) else part for part in parts)
 
 
-@settings(max_examples=150, deadline=None)
 @given(
     parts=st.lists(st.one_of(SAFE, st.sampled_from(CALL_SAMPLES)), max_size=6),
     sizes=CHUNK_SIZES,
@@ -473,7 +472,6 @@ def test_calls_among_text_in_any_chunking(
     assert read(chunked(answer, sizes)) == expected
 
 
-@settings(max_examples=150, deadline=None)
 @given(
     parts=st.lists(
         st.one_of(PLAIN, st.sampled_from(list(SAMPLES.values()))), max_size=6
@@ -499,7 +497,6 @@ MARKERS = ("<tool_call>", "<|python_tag|>", "[TOOL_CALLS]", "```", "<function=")
 MARKERS += ("<function_calls>", "<invoke")
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     text=PLAIN.filter(
         lambda text: (

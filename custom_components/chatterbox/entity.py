@@ -133,8 +133,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
-        # The sensitive call each recent conversation waits to confirm.
-        self._pending: dict[str, PendingCall] = {}
+        # The sensitive call each recent conversation waits to confirm, with
+        # who was asked where (_asked): only they may say yes.
+        self._pending: dict[str, tuple[str, PendingCall]] = {}
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
@@ -267,7 +268,11 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
             if guard is not None and guard.pending is not None:
-                _keep_recent(self._pending, chat_log.conversation_id, guard.pending)
+                _keep_recent(
+                    self._pending,
+                    chat_log.conversation_id,
+                    (_asked(guard), guard.pending),
+                )
 
     def _check_answer(
         self, stats: StreamStats, turn: _Turn, left: int, limit: int
@@ -315,10 +320,11 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             self.hass, tool, args, assistant, kinds
         )
         guard.unattended = not attended
-        pending = self._pending.pop(chat_log.conversation_id, None)
+        asked, pending = self._pending.pop(chat_log.conversation_id, ("", None))
         answer = chat_log.content[-1]
         if (
             pending is None
+            or asked != _asked(guard)
             or not isinstance(answer, conversation.UserContent)
             or not is_yes(answer.content)
         ):
@@ -782,6 +788,17 @@ def _to_text_tools(
     messages = with_text_tool_calls(request["messages"])
     _add_to_system_prompt(messages, text_tool_prompt(tools))
     request["messages"] = messages
+
+
+def _asked(guard: ToolGuard) -> str:
+    """Say who speaks in a turn, and where: the user and the device.
+
+    Only who was asked may say yes: on HA 2026.10 anyone may continue a
+    conversation.
+    """
+    context = guard.llm_context.context
+    user_id = context.user_id if context is not None else None
+    return f"{user_id} {guard.llm_context.device_id}"
 
 
 def _keep_recent[T](recent: dict[str, T], key: str, value: T) -> None:

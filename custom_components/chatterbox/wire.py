@@ -3,8 +3,10 @@
 import base64
 from collections.abc import Callable, Iterable, Mapping
 import json
+import math
 from pathlib import Path
-from typing import Any, Final
+import re
+from typing import Any, Final, cast
 
 from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
@@ -42,6 +44,7 @@ _DROPPED_OBJECT_KEYWORDS: Final = frozenset(
 _SCHEMA_MAPS: Final = frozenset(
     {"properties", "patternProperties", "$defs", "definitions"}
 )
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SCHEMA_VALUES: Final = frozenset(
     {"items", "prefixItems", "additionalProperties", "contains"}
     | {"allOf", "anyOf", "oneOf"}
@@ -57,6 +60,7 @@ def content_to_messages(
     Thinking content is never sent back. The empty system message that a chat
     log starts with before the prompt is provided is left out. Attachments go
     as image parts when images holds their data URL; others are not sent.
+    Every text is made encodable as UTF-8 (see _sendable).
     """
     messages: list[ChatCompletionMessageParam] = []
     for item in content:
@@ -89,12 +93,51 @@ def content_to_messages(
                     ChatCompletionToolMessageParam(
                         role="tool",
                         tool_call_id=item.tool_call_id,
-                        content=json_dumps(
+                        content=_json(
                             {"data": item.result.data, "error": item.result.error}
                         ),
                     )
                 )
-    return messages
+    return [_sendable(message) for message in messages]
+
+
+def _json(value: Any) -> str:
+    """Serialize as Home Assistant does, or else as the standard library does.
+
+    orjson refuses integers past 64 bits and lone surrogates, both of which a
+    model can write in its arguments.
+    """
+    try:
+        return json_dumps(value)
+    except TypeError:
+        return json.dumps(
+            _sendable(value), ensure_ascii=False, separators=(",", ":"), default=str
+        )
+
+
+def _sendable[T](value: T) -> T:
+    r"""Return value as JSON can carry it, with every string encodable as UTF-8.
+
+    The SDK reads the server's JSON with the standard library, which turns an
+    escaped "\ud83d" into a lone surrogate, and servers that stream an emoji
+    as two escaped halves in two chunks leave two in the joined answer. The
+    SDK could not encode any later request of the conversation: halves that
+    pair up are joined, the others become U+FFFD. Infinity and NaN (a model's
+    1e999) become null, as orjson writes them.
+    """
+    match value:
+        case str() if _SURROGATE.search(value):
+            text = value.encode("utf-16-le", "surrogatepass")
+            return cast("T", text.decode("utf-16-le", "replace"))
+        case float() if not math.isfinite(value):
+            return cast("T", None)
+        case dict():
+            return cast(
+                "T", {_sendable(key): _sendable(item) for key, item in value.items()}
+            )
+        case list():
+            return cast("T", [_sendable(item) for item in value])
+    return value
 
 
 def with_text_tool_calls(
@@ -111,7 +154,7 @@ def with_text_tool_calls(
         if message["role"] == "assistant" and message.get("tool_calls"):
             calls = [
                 "<tool_call>\n"
-                + json_dumps(
+                + _json(
                     {
                         "name": call["function"]["name"],
                         "arguments": _arguments(call["function"]["arguments"]),
@@ -177,7 +220,7 @@ def _assistant_message(
                 id=tool_call.id,
                 function=Function(
                     name=tool_call.tool_name,
-                    arguments=json_dumps(tool_call.tool_args),
+                    arguments=_json(tool_call.tool_args),
                 ),
             )
             for tool_call in content.tool_calls

@@ -1,6 +1,7 @@
 """Turn Home Assistant's weather values into words a model can say aloud."""
 
 from datetime import datetime
+import math
 from typing import Any, Final
 
 from homeassistant.util import dt as dt_util
@@ -37,18 +38,26 @@ def condition(value: Any) -> str | None:
 
 def compass(bearing: Any) -> Any:
     """Return a wind bearing in degrees as a compass point; text stays as it is."""
-    if isinstance(bearing, bool) or not isinstance(bearing, int | float):
+    if (
+        isinstance(bearing, bool)
+        or not isinstance(bearing, int | float)
+        or (isinstance(bearing, float) and not math.isfinite(bearing))
+    ):
         return bearing
-    return _COMPASS[round(bearing / 22.5) % 16]
+    return _COMPASS[round(bearing % 360 / 22.5) % 16]
 
 
 def local_time(value: Any) -> datetime | None:
     """Read a forecast's ISO time, in Home Assistant's time zone."""
-    if (moment := dt_util.parse_datetime(str(value))) is None:
+    try:
+        if (moment := dt_util.parse_datetime(str(value))) is None:
+            return None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=dt_util.get_default_time_zone())
+        return dt_util.as_local(moment)
+    except ValueError, OverflowError:
+        # Well formed yet no date (month 13), or out of range in the local zone.
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt_util.get_default_time_zone())
-    return dt_util.as_local(moment)
 
 
 def day_label(moment: datetime) -> str:

@@ -24,6 +24,8 @@ MAX_SECONDS: Final = 0.05
 # Integers shown as they are, up to this many digits; larger ones as floats too.
 EXACT_DIGITS: Final = 15
 MAX_FACTORIAL: Final = 150
+# More digits than a number within MAX_BITS has; 10 ** digits is computed.
+MAX_ROUND_DIGITS: Final = 400
 TRIG_DIGITS: Final = 15
 
 type Number = Fraction | float
@@ -203,6 +205,9 @@ def _round(value: Number, digits: Number = 0) -> Number:
     """Round half away from zero, as people do, to whole digits."""
     if digits != int(digits):
         msg = "round takes a whole number of digits"
+        raise CalculationError(msg)
+    if abs(int(digits)) > MAX_ROUND_DIGITS:
+        msg = f"round takes at most {MAX_ROUND_DIGITS} digits"
         raise CalculationError(msg)
     scale = Fraction(10) ** int(digits)
     scaled = Fraction(value) * scale

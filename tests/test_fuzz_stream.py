@@ -1,0 +1,380 @@
+"""Property-based tests for the streaming parsers: any input, cut any way.
+
+The server's chunks, the content models write and the way the network cuts
+it are all outside our control. Whatever they are, turning a stream into chat
+log deltas never raises, and where the cuts fall never changes the result.
+Each property runs 1,000 examples (the "ci" Hypothesis profile in conftest.py).
+"""
+
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+import json
+from typing import Any
+
+from hypothesis import given, strategies as st
+from openai.types.chat import ChatCompletionChunk
+
+from homeassistant.components import conversation
+
+from custom_components.chatterbox.speech import SpeechFilter, is_pictograph
+from custom_components.chatterbox.stream import StreamStats
+from custom_components.chatterbox.text_tool_calls import (
+    TextToolCall,
+    TextToolCallParser,
+    tool_name_matcher,
+)
+from custom_components.chatterbox.tool_args import (
+    ToolArgumentsError,
+    parse_tool_arguments,
+)
+
+from .test_fuzz_parsers import result_or_error
+from .test_speech import chunked, speak
+from .test_stream import call, chunk, collect, joined
+
+OFFERED = ("HassTurnOn", "HassTurnOff", "GetLiveContext")
+
+# Pieces that mean something to one of the parsers, whole and cut short, among
+# arbitrary text: think tags, every text tool call format, markdown, emoji,
+# lone surrogates (a JSON string escape can make one) and brackets.
+MARKERS = [
+    "<think>",
+    "</think>",
+    "<thi",
+    "</th",
+    "<tool_call>",
+    "</tool_call>",
+    "<tool_",
+    '{"name": "HassTurnOn", "arguments": {"name": "Kitchen"}}',
+    '{"name": "HassTurnOn", "arguments": {"name": ',
+    '{"name": "Nope", "parameters": {}}',
+    "{'name': 'HassTurnOff', 'arguments': {'area': 'Hall'}}",
+    "```json\n",
+    "```\n",
+    "```",
+    "~~~",
+    "<function=HassTurnOn>",
+    "<parameter=name>",
+    "</parameter>",
+    "</function>",
+    "<function_calls>",
+    '<invoke name="HassTurnOff">',
+    '<parameter name="name">',
+    "</invoke>",
+    "</function_calls>",
+    "[TOOL_CALLS]",
+    "HassTurnOn[ARGS]",
+    "<|python_tag|>",
+    "**",
+    "__",
+    "# ",
+    "- ",
+    "1. ",
+    "| a | b |",
+    "|---|",
+    "---",
+    "[link](",
+    "](https://example.com/a_(b))",
+    "https://x.y/z",
+    "www.",
+    "<https://",
+    "`",
+    "\\",
+    "\n",
+    "\n\n",
+    " ",
+    "\t",
+    "💡",
+    "👨\u200d👩\u200d👧",
+    "\ud800",
+    "[[[[",
+    "]]]]",
+    "{",
+    "}",
+    '"',
+    "'",
+    ",",
+    ":",
+]
+FUZZ_TEXT = st.lists(
+    st.one_of(st.sampled_from(MARKERS), st.text(max_size=4)), max_size=8
+).map("".join)
+SIZES = st.lists(st.integers(1, 12), min_size=1, max_size=6)
+WHOLE = [10**9]
+"""Chunk sizes that leave a text in one piece."""
+
+
+def drive[T](coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never waits for anything, without an event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coroutine.close()
+    msg = "the coroutine waited for something"
+    raise AssertionError(msg)
+
+
+# Any chunk a server might send, in any order: content, reasoning, refusals,
+# tool call fragments with or without index, id, name and arguments, finish
+# reasons anywhere, chunks without choices.
+FRAGMENT = st.builds(
+    call,
+    st.sampled_from([None, 0, 1, 2]),
+    call_id=st.sampled_from([None, "call_a", "call_b", "call_c"]),
+    name=st.sampled_from([None, "", *OFFERED, "not_offered"]),
+    arguments=st.none() | FUZZ_TEXT,
+)
+EXTRA_FIELDS = st.sampled_from(["reasoning_content", "reasoning", "refusal"])
+ANY_CHUNK = st.builds(
+    lambda content, extra, **kwargs: chunk(content, **dict([extra]), **kwargs),
+    st.none() | FUZZ_TEXT,
+    st.tuples(EXTRA_FIELDS, st.none() | FUZZ_TEXT),
+    tool_calls=st.none() | st.lists(FRAGMENT, max_size=2),
+    finish_reason=st.sampled_from([None, "stop", "tool_calls", "length"]),
+    choices=st.booleans(),
+)
+DELTA_KEYS = {"role", "content", "thinking_content", "tool_calls"}
+
+
+def filters(text_tools: bool, speech: bool) -> dict[str, Any]:  # noqa: FBT001
+    """Return the answer filters of a stream, fresh for one response."""
+    return {
+        "text_tools": TextToolCallParser(tool_name_matcher(OFFERED))
+        if text_tools
+        else None,
+        "speech": SpeechFilter() if speech else None,
+    }
+
+
+@given(
+    chunks=st.lists(ANY_CHUNK, max_size=6),
+    text_tools=st.booleans(),
+    speech=st.booleans(),
+)
+def test_any_stream_becomes_deltas_the_chat_log_accepts(
+    chunks: list[ChatCompletionChunk],
+    text_tools: bool,  # noqa: FBT001
+    speech: bool,  # noqa: FBT001
+) -> None:
+    """Whatever the server sends, the deltas are well formed and counted."""
+    stats = StreamStats()
+
+    deltas = drive(collect(chunks, stats, **filters(text_tools, speech)))
+
+    assert deltas[0] == {"role": "assistant"}
+    assert all(set(delta) <= DELTA_KEYS for delta in deltas)
+    # HA 2026.11 keeps an explicit "" as a silent answer: none is yielded.
+    assert all(delta.get("content") != "" for delta in deltas)
+    assert all(delta.get("thinking_content") != "" for delta in deltas)
+    assert len(joined(deltas, "content") or "") == stats.content_chars
+    assert len(joined(deltas, "thinking_content") or "") == stats.thinking_chars
+    calls = [tool for delta in deltas for tool in delta.get("tool_calls") or ()]
+    assert stats.tool_calls == len(calls)
+    # Every call can be answered: it has an id, and its arguments are an
+    # object, or empty with the reason recorded under its id.
+    assert all(tool.id and isinstance(tool.tool_args, dict) for tool in calls)
+    assert set(stats.tool_argument_errors) <= {tool.id for tool in calls}
+    assert stats.empty == (not deltas[1:])
+
+
+@dataclass(frozen=True)
+class Response:
+    """What a server means to send, before the network cuts it into chunks."""
+
+    reasoning: str
+    content: str
+    calls: list[tuple[str | None, str, str]]
+    """Each call's id (None for a server that sends none), name and arguments."""
+    ollama: bool
+    """Every call at index 0, told apart by its id, as Ollama sends them."""
+
+    def chunks(self, sizes: Sequence[int]) -> list[ChatCompletionChunk]:
+        """Send the response with its texts cut into pieces of these sizes."""
+        deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+        deltas += [{"reasoning_content": p} for p in chunked(self.reasoning, sizes)]
+        deltas += [{"content": piece} for piece in chunked(self.content, sizes)]
+        for index, (call_id, name, arguments) in enumerate(self.calls):
+            position = 0 if self.ollama else index
+            deltas.append({"tool_calls": [call(position, call_id=call_id, name=name)]})
+            deltas += [
+                {"tool_calls": [call(position, arguments=piece)]}
+                for piece in chunked(arguments, sizes) or [""]
+            ]
+        finish = "tool_calls" if self.calls else "stop"
+        return [*map(valid_chunk, deltas), valid_chunk({}, finish)]
+
+
+def valid_chunk(
+    delta: dict[str, Any], finish_reason: str | None = None
+) -> ChatCompletionChunk:
+    """Build a well-formed chunk: validating is far quicker than the SDK's construct."""
+    return ChatCompletionChunk.model_validate(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "qwen3",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        }
+    )
+
+
+ARGUMENTS = st.one_of(
+    FUZZ_TEXT,
+    st.dictionaries(
+        st.sampled_from(["name", "area", "domain"]), st.text(max_size=8), max_size=3
+    ).map(json.dumps),
+)
+
+
+def make_response(
+    reasoning: str,
+    content: str,
+    calls: list[tuple[bool, str, str]],
+    ollama: bool,  # noqa: FBT001
+) -> Response:
+    """Build a response whose calls are numbered; Ollama's always have an id."""
+    return Response(
+        reasoning,
+        content,
+        [
+            (f"call_{index}" if ollama or with_id else None, name, arguments)
+            for index, (with_id, name, arguments) in enumerate(calls)
+        ],
+        ollama,
+    )
+
+
+RESPONSES = st.builds(
+    make_response,
+    FUZZ_TEXT,
+    FUZZ_TEXT,
+    st.lists(
+        st.tuples(st.booleans(), st.sampled_from([*OFFERED, "not_offered"]), ARGUMENTS),
+        max_size=3,
+    ),
+    st.booleans(),
+)
+
+
+def outcome(
+    deltas: list[conversation.AssistantContentDeltaDict], stats: StreamStats
+) -> tuple[Any, ...]:
+    """Return what a stream amounts to, leaving out the ids made up for it."""
+    calls = [tool for delta in deltas for tool in delta.get("tool_calls") or ()]
+    return (
+        joined(deltas, "content"),
+        joined(deltas, "thinking_content"),
+        [
+            (
+                tool.tool_name,
+                tool.tool_args,
+                tool.id if tool.id.startswith("call_") else None,
+                str(stats.tool_argument_errors.get(tool.id, "")),
+            )
+            for tool in calls
+        ],
+    )
+
+
+@given(
+    response=RESPONSES,
+    sizes=SIZES,
+    text_tools=st.booleans(),
+    speech=st.booleans(),
+)
+def test_cutting_a_stream_differently_never_changes_the_turn(
+    response: Response,
+    sizes: list[int],
+    text_tools: bool,  # noqa: FBT001
+    speech: bool,  # noqa: FBT001
+) -> None:
+    """The same response, in one chunk per part or cut anywhere, reads the same."""
+    whole_stats, cut_stats = StreamStats(), StreamStats()
+
+    whole = drive(
+        collect(response.chunks(WHOLE), whole_stats, **filters(text_tools, speech))
+    )
+    cut = drive(
+        collect(response.chunks(sizes), cut_stats, **filters(text_tools, speech))
+    )
+
+    assert outcome(cut, cut_stats) == outcome(whole, whole_stats)
+    if text_tools:
+        return  # the calls written in the content join the server's own
+    # Each of the server's calls is read as parse_tool_arguments reads it.
+    for (call_id, name, arguments), (got_name, got_args, got_id, error) in zip(
+        response.calls, outcome(whole, whole_stats)[2], strict=True
+    ):
+        assert (got_name, got_id) == (name, call_id)
+        expected = result_or_error(
+            lambda arguments=arguments: parse_tool_arguments(arguments),
+            ToolArgumentsError,
+        )
+        if isinstance(expected, ToolArgumentsError):
+            assert (got_args, error) == ({}, str(expected))
+        else:
+            assert (got_args, error) == (expected, "")
+
+
+def read_calls(
+    accepts: Callable[[str], str | None], chunks: Sequence[str]
+) -> tuple[str, list[TextToolCall]]:
+    """Feed the chunks to a text tool call parser; return its text and calls."""
+    parser = TextToolCallParser(accepts)
+    pieces = [piece for text in chunks for piece in parser.feed(text)]
+    pieces += parser.finish()
+    text = "".join(piece for piece in pieces if isinstance(piece, str))
+    return text, [piece for piece in pieces if isinstance(piece, TextToolCall)]
+
+
+def is_subsequence(part: str, whole: str) -> bool:
+    """Tell whether part is whole with some characters taken out."""
+    rest = iter(whole)
+    return all(char in rest for char in part)
+
+
+@given(
+    text=FUZZ_TEXT,
+    sizes=SIZES,
+    any_name=st.booleans(),
+)
+def test_text_tool_calls_read_the_same_however_the_text_is_cut(
+    text: str,
+    sizes: list[int],
+    any_name: bool,  # noqa: FBT001
+) -> None:
+    """Any answer, cut anywhere: the same text and calls, and nothing added."""
+    accepts = (lambda name: name) if any_name else tool_name_matcher(OFFERED)
+
+    whole_text, calls = read_calls(accepts, [text])
+
+    assert read_calls(accepts, chunked(text, sizes)) == (whole_text, calls)
+    assert read_calls(accepts, list(text)) == (whole_text, calls)
+    if not any_name:
+        assert {found.name for found in calls} <= set(OFFERED)
+    # Only calls are taken out: without any, the text is the answer exactly.
+    if calls:
+        assert is_subsequence(whole_text, text)
+    else:
+        assert whole_text == text
+    for found in calls:
+        # Read, or answered with the error as the server's own calls are.
+        result_or_error(
+            lambda found=found: parse_tool_arguments(found.arguments),
+            ToolArgumentsError,
+        )
+
+
+@given(text=FUZZ_TEXT, sizes=SIZES)
+def test_speech_is_the_same_however_the_answer_is_cut(
+    text: str, sizes: list[int]
+) -> None:
+    """Any answer, cut anywhere, is spoken the same, with no emoji outside code."""
+    spoken = speak([text])
+
+    assert speak(chunked(text, sizes)) == spoken
+    assert speak(text) == spoken
+    if not any(fence in text for fence in ("`", "~~~")):
+        assert not any(map(is_pictograph, spoken))

@@ -6,7 +6,8 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.models import AbstractConversationAgent
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
@@ -76,7 +77,9 @@ class ChatterboxConversationEntity(
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),
-                options.get(CONF_LLM_HASS_API),
+                await _async_apis_for(
+                    self.hass, options.get(CONF_LLM_HASS_API), user_input.context
+                ),
                 options.get(CONF_PROMPT),
                 user_input.extra_system_prompt,
             )
@@ -95,3 +98,26 @@ class ChatterboxConversationEntity(
             attended=bool(user_input.device_id or user_input.context.user_id),
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+
+async def _async_apis_for(
+    hass: HomeAssistant, api_ids: list[str] | str | None, context: Context
+) -> list[str] | None:
+    """Return the agent's LLM APIs that whoever speaks may use.
+
+    Home Assistant 2026.11 refuses a whole turn whose APIs include one for
+    administrators only (`homeassistant`) when the speaker is not one: a voice
+    satellite, a family member. They get the agent's other APIs instead.
+    """
+    if not api_ids:
+        return None
+    wanted = [api_ids] if isinstance(api_ids, str) else api_ids
+    user = await hass.auth.async_get_user(context.user_id) if context.user_id else None
+    if user is not None and user.is_admin:
+        return wanted
+    admin_only = {
+        api.id
+        for api in llm.async_get_apis(hass)
+        if getattr(api, "requires_admin", False)
+    }
+    return [api_id for api_id in wanted if api_id not in admin_only] or None

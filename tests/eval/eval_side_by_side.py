@@ -61,7 +61,7 @@ PORT = int(os.environ.get("EVAL_PORT", "8096"))
 CACHE = Path(os.environ.get("EVAL_CACHE", ROOT / ".demo" / "models"))
 OUTPUT = Path(os.environ.get("EVAL_OUTPUT", ROOT / ".cache" / "eval" / "latest.md"))
 THREADS = int(os.environ.get("EVAL_THREADS", "2"))
-TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "420"))
+TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "240"))
 PROBE_TIMEOUT = 300.0
 
 

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 import datetime as dt
+from functools import partial
 import json
 import logging
 import os
@@ -49,7 +50,13 @@ from .home import (
 from .model_server import FENCED_TEMPLATE, STOCK, model_server
 from .open_meteo import serve_open_meteo
 from .proxy import RecordingProxy
-from .report import CaseRecord, TurnRecord, failures as failure_list, table
+from .report import (
+    CaseRecord,
+    TurnRecord,
+    failures as failure_list,
+    save_record,
+    table,
+)
 
 ROOT = Path(__file__).parents[2]
 QUICK = os.environ.get("EVAL_QUICK") == "1"
@@ -60,8 +67,12 @@ PYTHON = Path(os.environ.get("EVAL_PYTHON", ROOT / ".venv-demo" / "bin" / "pytho
 PORT = int(os.environ.get("EVAL_PORT", "8096"))
 CACHE = Path(os.environ.get("EVAL_CACHE", ROOT / ".demo" / "models"))
 OUTPUT = Path(os.environ.get("EVAL_OUTPUT", ROOT / ".cache" / "eval" / "latest.md"))
+# Each case as it ends, so that a run cut short still tells what it saw.
+SAVED = OUTPUT.with_suffix(".cases.jsonl")
 THREADS = int(os.environ.get("EVAL_THREADS", "2"))
 TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "240"))
+# A column's first turn reads the whole prompt (instructions, devices, tools).
+COLD_TIMEOUT = 600.0
 PROBE_TIMEOUT = 300.0
 
 
@@ -89,7 +100,11 @@ SELECTED = [
 
 
 async def async_play(
-    hass: HomeAssistant, proxy: RecordingProxy, agent_id: str, case: Case
+    hass: HomeAssistant,
+    proxy: RecordingProxy,
+    agent_id: str,
+    case: Case,
+    limit: float = TURN_TIMEOUT,
 ) -> tuple[Outcome, list[TurnRecord]]:
     """Play a case with an agent, from a fresh home, in a new conversation."""
     await async_reset(hass, dict(case.start))
@@ -105,7 +120,7 @@ async def async_play(
         first = len(proxy.exchanges)
         started = time.perf_counter()
         try:
-            async with asyncio.timeout(TURN_TIMEOUT):
+            async with asyncio.timeout(limit):
                 result = await hass.async_create_task(
                     async_converse_as_pipeline(
                         hass, agent_id, text, conversation_id, listener
@@ -113,7 +128,7 @@ async def async_play(
                 )
         except TimeoutError:
             result = None
-            outcome.errors.append(f"turn {text!r} took over {TURN_TIMEOUT:.0f} s")
+            outcome.errors.append(f"turn {text!r} took over {limit:.0f} s")
         exchanges = proxy.exchanges[first:]
         turns.append(
             TurnRecord(
@@ -166,6 +181,7 @@ async def test_eval(
         if (case.id in ONLY if ONLY else (case.quick or not QUICK))
     ]
     model = MODELS[MODEL].alias
+    await hass.async_add_executor_job(partial(SAVED.unlink, missing_ok=True))
     await async_build_demo_home(hass)
     serve_open_meteo(aioclient_mock)
     records: list[CaseRecord] = []
@@ -190,13 +206,21 @@ async def test_eval(
                     await async_set_tool_mode(hass, entry, model, tool_mode)
                 await async_wait_for_probe(hass, entry, model)
                 _progress(f"{name} template: server ready, probe done")
+                warm: set[str] = set()
                 for repeat in range(REPEATS):
                     for index, case in enumerate(cases):
                         ordered = columns if index % 2 == 0 else columns[::-1]
                         for column in ordered:
                             outcome, turns = await async_play(
-                                hass, proxy, agents[column.chatterbox], case
+                                hass,
+                                proxy,
+                                agents[column.chatterbox],
+                                case,
+                                TURN_TIMEOUT
+                                if column.title in warm
+                                else max(TURN_TIMEOUT, COLD_TIMEOUT),
                             )
+                            warm.add(column.title)
                             record = CaseRecord(
                                 column.title,
                                 case,
@@ -208,6 +232,9 @@ async def test_eval(
                             )
                             records.append(record)
                             _progress_case(record)
+                            await hass.async_add_executor_job(
+                                save_record, SAVED, record
+                            )
             timings[name] = time.perf_counter() - phase_started
     total = time.perf_counter() - started
     titles = [c.title for c in SELECTED]

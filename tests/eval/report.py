@@ -2,11 +2,14 @@
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+import json
+from pathlib import Path
 import statistics
+import sys
 
 from tests.bench.report import Figure, percentile
 
-from .cases import Case
+from .cases import Case, load_cases
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,56 @@ class CaseRecord:
     def passed(self) -> bool:
         """Return whether every check held."""
         return not self.reasons
+
+
+def save_record(path: Path, record: CaseRecord) -> None:
+    """Append a case's record to a JSON-lines file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = {
+        "column": record.column,
+        "case": record.case.id,
+        "run": record.repeat,
+        "reasons": record.reasons,
+        "answers": record.answers,
+        "tools": record.tools,
+        "turns": [vars(turn) for turn in record.turns],
+    }
+    with path.open("a", encoding="utf-8") as file:
+        file.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+def load_records(paths: Sequence[Path]) -> list[CaseRecord]:
+    """Read saved records back, keeping only cases every column played."""
+    cases = {case.id: case for case in load_cases()}
+    records = [
+        CaseRecord(
+            raw["column"],
+            cases[raw["case"]],
+            raw["run"],
+            raw["reasons"],
+            raw["answers"],
+            raw["tools"],
+            [TurnRecord(**turn) for turn in raw["turns"]],
+        )
+        for path in paths
+        for raw in map(json.loads, path.read_text("utf-8").splitlines())
+    ]
+    columns = {r.column for r in records}
+    played = {
+        key
+        for key in {(r.case.id, r.repeat) for r in records}
+        if {r.column for r in records if (r.case.id, r.repeat) == key} == columns
+    }
+    return [r for r in records if (r.case.id, r.repeat) in played]
+
+
+def main() -> None:
+    """Print the table of saved runs: python -m tests.eval.report FILE..."""
+    records = load_records([Path(name) for name in sys.argv[1:]])
+    columns = list(dict.fromkeys(r.column for r in records))
+    print(table(columns, records))  # noqa: T201
+    print()  # noqa: T201
+    print(failures(columns, records))  # noqa: T201
 
 
 def _cell_count(records: Sequence[CaseRecord]) -> str:
@@ -170,3 +223,7 @@ def _short(text: str, limit: int = 160) -> str:
 def _line(cells: Sequence[str]) -> str:
     """Join cells into a markdown table line."""
     return "| " + " | ".join(cells) + " |"
+
+
+if __name__ == "__main__":
+    main()

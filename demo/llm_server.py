@@ -138,7 +138,8 @@ def serve(model: Model, weights: Path, args: argparse.Namespace) -> Any:
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
     params.use_jinja = True
-    params.chat_template = TEMPLATE.read_text()
+    if args.template != "stock":  # "stock": the template inside the GGUF
+        params.chat_template = Path(args.template).read_text()
     params.slot_save_path = f"{args.cache.resolve()}/"  # joined as text
     return xllamacpp.Server(params)
 
@@ -188,6 +189,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ctx", type=int, default=8192)
     parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument(
+        "--template",
+        default=str(TEMPLATE),
+        help="a Jinja chat template, or 'stock' for the model's own",
+    )
+    parser.add_argument(
+        "--prompt-cache",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="restore the saved prompt cache at start and save it at exit",
+    )
     args = parser.parse_args()
 
     model = MODELS[args.model]
@@ -196,7 +208,7 @@ def main() -> None:
     started = time.monotonic()
     server = serve(model, weights, args)
     slot_file = f"{model.alias}.slot"
-    if (args.cache / slot_file).exists():
+    if args.prompt_cache and (args.cache / slot_file).exists():
         tokens = slot_action(args.port, "restore", slot_file)
         log(f"restored {tokens} tokens of prompt cache ({slot_file})")
     log(
@@ -215,7 +227,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _stop)
     while not stop:
         time.sleep(0.5)
-    save_prompt_cache(args.port, args.cache, slot_file)
+    if args.prompt_cache:
+        save_prompt_cache(args.port, args.cache, slot_file)
     del server
     os._exit(0)  # llama.cpp's threads need no more tidying than the exit gives
 

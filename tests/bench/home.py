@@ -160,8 +160,11 @@ def chatterbox_entry(url: str) -> MockConfigEntry:
     )
 
 
-def core_entry(url: str) -> MockConfigEntry:
-    """Return the entry that llama_cpp's config flow creates for a streaming server."""
+def core_entry(url: str, model: str = MODEL, **options: Any) -> MockConfigEntry:
+    """Return the entry that llama_cpp's config flow creates for a streaming server.
+
+    With options, the agent's settings are those (not the recommended ones).
+    """
     data: dict[str, Any] = {"base_url": url, CONF_API_KEY: API_KEY, "streaming": True}
     return MockConfigEntry(
         domain="llama_cpp",
@@ -171,11 +174,12 @@ def core_entry(url: str) -> MockConfigEntry:
             ConfigSubentryData(
                 subentry_type="conversation",
                 subentry_id=CORE_AGENT_ID,
-                title="Qwen3:8b",
+                title=model.capitalize(),
                 data={
-                    "recommended": True,
+                    "recommended": not options,
                     CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
-                    "chat_model": MODEL,
+                    "chat_model": model,
+                    **options,
                 },
                 unique_id=None,
             )

@@ -85,7 +85,7 @@ async def async_turn(
             turn.first_content = time.perf_counter()
 
     result = await hass.async_create_task(
-        _async_converse(hass, agent_id, text, conversation_id, listener)
+        async_converse_as_pipeline(hass, agent_id, text, conversation_id, listener)
     )
     turn.ended = time.perf_counter()
     turn.cpu = time.thread_time() - cpu
@@ -127,7 +127,7 @@ def match_requests(turns: list[Turn], server: LLMServer) -> None:
             turn.requests.append(request)
 
 
-async def _async_converse(
+async def async_converse_as_pipeline(
     hass: HomeAssistant,
     agent_id: str,
     text: str,

@@ -1,0 +1,325 @@
+"""Chatterbox and core's llama_cpp on a real model, over the same cases.
+
+Run it with scripts/eval. It is a pytest module so that it gets the test
+harness's real Home Assistant (and its aiohttp mock, which plays Open-Meteo);
+its name keeps it out of the test suite. The model is the demo's, served by
+llama.cpp as the demo serves it, first with the demo's fenced-JSON template
+(tool calls come back as real tool_calls), then with the model's stock
+template (they come back as text). With each template both agents play every
+case, taking turns to go first; a recording proxy notes what the server read.
+"""
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+import datetime as dt
+from functools import partial
+import json
+import logging
+import os
+from pathlib import Path
+import platform
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from homeassistant import const as ha_const
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.test_util.aiohttp import (
+    AiohttpClientMocker,
+)
+
+from custom_components.chatterbox.const import TOOL_MODE_NATIVE, TOOL_MODE_TEXT
+from demo.llm_server import MODELS
+from tests.bench.measure import async_converse_as_pipeline
+
+from .cases import Case, Outcome, failures, load_cases
+from .home import (
+    async_add_agents,
+    async_build_demo_home,
+    async_reset,
+    async_set_tool_mode,
+    probed,
+    snapshot,
+)
+from .model_server import FENCED_TEMPLATE, STOCK, model_server
+from .open_meteo import serve_open_meteo
+from .proxy import RecordingProxy
+from .report import (
+    CaseRecord,
+    TurnRecord,
+    failures as failure_list,
+    save_record,
+    table,
+)
+
+ROOT = Path(__file__).parents[2]
+QUICK = os.environ.get("EVAL_QUICK") == "1"
+MODEL = os.environ.get("EVAL_MODEL", "1.5b")
+REPEATS = int(os.environ.get("EVAL_REPEATS", "1"))
+ONLY = [c for c in os.environ.get("EVAL_CASES", "").split(",") if c]
+PYTHON = Path(os.environ.get("EVAL_PYTHON", ROOT / ".venv-demo" / "bin" / "python"))
+PORT = int(os.environ.get("EVAL_PORT", "8096"))
+CACHE = Path(os.environ.get("EVAL_CACHE", ROOT / ".demo" / "models"))
+OUTPUT = Path(os.environ.get("EVAL_OUTPUT", ROOT / ".cache" / "eval" / "latest.md"))
+# Each case as it ends, so that a run cut short still tells what it saw.
+SAVED = OUTPUT.with_suffix(".cases.jsonl")
+THREADS = int(os.environ.get("EVAL_THREADS", "2"))
+TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "240"))
+# A column's first turn reads the whole prompt (instructions, devices, tools).
+COLD_TIMEOUT = 600.0
+PROBE_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the table: an agent on the server with a template."""
+
+    title: str
+    template: str
+    chatterbox: bool
+
+
+FENCED, STOCK_TEMPLATE = str(FENCED_TEMPLATE), STOCK
+COLUMNS = (
+    Column("Chatterbox, fenced JSON (native calls)", FENCED, chatterbox=True),
+    Column("core llama_cpp, fenced JSON", FENCED, chatterbox=False),
+    Column("Chatterbox, stock template (text calls)", STOCK_TEMPLATE, chatterbox=True),
+    Column("core llama_cpp, stock template", STOCK_TEMPLATE, chatterbox=False),
+)
+SELECTED = [
+    COLUMNS[int(n) - 1]
+    for n in os.environ.get("EVAL_COLUMNS", "1,2,3,4").split(",")
+    if n.strip()
+]
+
+
+async def async_play(
+    hass: HomeAssistant,
+    proxy: RecordingProxy,
+    agent_id: str,
+    case: Case,
+    limit: float = TURN_TIMEOUT,
+) -> tuple[Outcome, list[TurnRecord]]:
+    """Play a case with an agent, from a fresh home, in a new conversation."""
+    await async_reset(hass, dict(case.start))
+    outcome = Outcome(before=snapshot(hass))
+    turns: list[TurnRecord] = []
+    conversation_id: str | None = None
+
+    def listener(_chat_log: conversation.ChatLog, delta: dict[str, Any]) -> None:
+        outcome.tools.extend(call.tool_name for call in delta.get("tool_calls") or [])
+
+    for text in case.turns:
+        outcome.asked_at = dt_util.now()
+        first = len(proxy.exchanges)
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(limit):
+                result = await hass.async_create_task(
+                    async_converse_as_pipeline(
+                        hass, agent_id, text, conversation_id, listener
+                    )
+                )
+        except TimeoutError:
+            result = None
+            outcome.errors.append(f"turn {text!r} took over {limit:.0f} s")
+        exchanges = proxy.exchanges[first:]
+        turns.append(
+            TurnRecord(
+                time.perf_counter() - started,
+                len(exchanges),
+                sum(e.usage.prompt_tokens for e in exchanges if e.usage),
+                sum(e.usage.cached_tokens for e in exchanges if e.usage),
+            )
+        )
+        if result is None:
+            break
+        conversation_id = result.conversation_id
+        speech = result.response.speech.get("plain", {}).get("speech", "")
+        outcome.answers.append(speech)
+        if result.response.error_code is not None:
+            outcome.errors.append(f"error {result.response.error_code}: {speech}")
+    await asyncio.sleep(0.2)  # optimistic template entities write their state next
+    await hass.async_block_till_done()
+    outcome.after = snapshot(hass)
+    return outcome, turns
+
+
+async def async_wait_for_probe(
+    hass: HomeAssistant, entry: ConfigEntry, model: str
+) -> None:
+    """Let Chatterbox's capability probe finish, so no case queues behind it."""
+    deadline = time.monotonic() + PROBE_TIMEOUT
+    while not probed(entry, model) and time.monotonic() < deadline:  # noqa: ASYNC110
+        await asyncio.sleep(0.5)
+    await hass.async_block_till_done()
+
+
+@pytest.fixture
+def expected_lingering_timers() -> bool:
+    """Let the demo's template weather keep its time listener past the test."""
+    return True
+
+
+async def test_eval(
+    hass: HomeAssistant, socket_enabled: None, aioclient_mock: AiohttpClientMocker
+) -> None:
+    """Play every case with every column and print the table."""
+    asyncio.get_running_loop().set_debug(False)
+    logging.getLogger().setLevel(logging.WARNING)
+    started = time.perf_counter()
+    load_before = os.getloadavg()
+    cases = [
+        case
+        for case in load_cases()
+        if (case.id in ONLY if ONLY else (case.quick or not QUICK))
+    ]
+    model = MODELS[MODEL].alias
+    await hass.async_add_executor_job(partial(SAVED.unlink, missing_ok=True))
+    await async_build_demo_home(hass)
+    serve_open_meteo(aioclient_mock)
+    records: list[CaseRecord] = []
+    timings: dict[str, float] = {}
+    templates = list(dict.fromkeys(column.template for column in SELECTED))
+    entry: ConfigEntry | None = None
+    agents: dict[bool, str] = {}
+    upstream = f"http://127.0.0.1:{PORT}"
+    async with RecordingProxy(upstream) as proxy:
+        for template in templates:
+            phase_started = time.perf_counter()
+            tool_mode = TOOL_MODE_NATIVE if template == FENCED else TOOL_MODE_TEXT
+            columns = [c for c in SELECTED if c.template == template]
+            name = "fenced" if template == FENCED else "stock"
+            log = ROOT / ".cache" / "eval" / f"llm-{name}.log"
+            async with model_server(PYTHON, MODEL, template, PORT, CACHE, log, THREADS):
+                if entry is None:
+                    entry, agents[True], agents[False] = await async_add_agents(
+                        hass, proxy.url, model, tool_mode
+                    )
+                else:
+                    await async_set_tool_mode(hass, entry, model, tool_mode)
+                await async_wait_for_probe(hass, entry, model)
+                _progress(f"{name} template: server ready, probe done")
+                warm: set[str] = set()
+                for repeat in range(REPEATS):
+                    for index, case in enumerate(cases):
+                        ordered = columns if index % 2 == 0 else columns[::-1]
+                        for column in ordered:
+                            outcome, turns = await async_play(
+                                hass,
+                                proxy,
+                                agents[column.chatterbox],
+                                case,
+                                TURN_TIMEOUT
+                                if column.title in warm
+                                else max(TURN_TIMEOUT, COLD_TIMEOUT),
+                            )
+                            warm.add(column.title)
+                            record = CaseRecord(
+                                column.title,
+                                case,
+                                repeat,
+                                failures(case, outcome),
+                                outcome.answers,
+                                outcome.tools,
+                                turns,
+                            )
+                            records.append(record)
+                            _progress_case(record)
+                            await hass.async_add_executor_job(
+                                save_record, SAVED, record
+                            )
+            timings[name] = time.perf_counter() - phase_started
+    total = time.perf_counter() - started
+    titles = [c.title for c in SELECTED]
+    report = _report(titles, records, timings, total, load_before, len(cases))
+    sys.stdout.write("\n" + report + "\n")
+    await hass.async_add_executor_job(_write, report, records, proxy.requests)
+
+
+def _progress(message: str) -> None:
+    """Say how far the run is, on stderr."""
+    sys.stderr.write(f"eval: {time.strftime('%H:%M:%S')} {message}\n")
+    sys.stderr.flush()
+
+
+def _progress_case(record: CaseRecord) -> None:
+    """Say how a case went."""
+    seconds = sum(t.seconds for t in record.turns)
+    verdict = "pass" if record.passed else "FAIL " + "; ".join(record.reasons)
+    _progress(f"{record.column[:34]:34} {record.case.id:32} {seconds:6.1f} s {verdict}")
+
+
+def _report(
+    columns: Sequence[str],
+    records: Sequence[CaseRecord],
+    timings: dict[str, float],
+    total: float,
+    load_before: tuple[float, float, float],
+    cases: int,
+) -> str:
+    """Return the table with what it was measured on and how long it took."""
+    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load = os.getloadavg()
+    parts = ", ".join(
+        f"{name} template {s / 60:.1f} min" for name, s in timings.items()
+    )
+    return "\n".join(
+        [
+            f"Measured {when} on Home Assistant {ha_const.__version__}, Python "
+            f"{platform.python_version()}, {os.cpu_count()} CPUs (load "
+            f"{load_before[0]:.1f} before, {load[0]:.1f} after); model "
+            f"{MODELS[MODEL].alias} (Q4_K_M) on llama.cpp, {THREADS} thread(s), 8k "
+            "context; "
+            f"{cases} cases x {REPEATS} run(s), temperature 0"
+            + (", QUICK subset" if QUICK else ""),
+            "",
+            table(columns, records),
+            "",
+            (
+                "Cases passed: the median of the runs (their range in "
+                "parentheses); per category, passes of tries over all runs. Prompt "
+                "tokens are what the server read per turn, over all its requests; "
+                "cached ones came from its prompt cache."
+            ),
+            "",
+            f"Took {total / 60:.1f} min ({parts}).",
+            "",
+            "Failed cases:",
+            "",
+            failure_list(columns, records),
+        ]
+    )
+
+
+def _write(
+    report: str, records: Sequence[CaseRecord], requests: Sequence[bytes]
+) -> None:
+    """Keep the table, every case's answers and calls, and the requests sent."""
+    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+    OUTPUT.write_text(report + "\n", encoding="utf-8")
+    details = [
+        {
+            "column": r.column,
+            "case": r.case.id,
+            "run": r.repeat + 1,
+            "passed": r.passed,
+            "reasons": r.reasons,
+            "answers": r.answers,
+            "tools": r.tools,
+            "turns": [vars(t) for t in r.turns],
+        }
+        for r in records
+    ]
+    OUTPUT.with_suffix(".json").write_text(
+        json.dumps(details, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    OUTPUT.with_suffix(".requests.jsonl").write_bytes(
+        b"".join(body.strip() + b"\n" for body in requests)
+    )

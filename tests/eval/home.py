@@ -1,0 +1,147 @@
+"""The demo home inside the test harness's Home Assistant, and the agents.
+
+The devices are those of demo/configuration.yaml (template lights, lock, fan,
+weather, and a generic thermostat), in the demo's areas, exposed to Assist as
+demo/home.py exposes them, and reset to the demo's starting states before
+each case. Both agents get the same model, instructions (the demo's),
+temperature 0, and the same LLM APIs: Assist plus Chatterbox's weather and
+calculator skills, which any agent can select.
+"""
+
+from pathlib import Path
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL, CONF_PROMPT
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
+from homeassistant.setup import async_setup_component
+from homeassistant.util.yaml import load_yaml_dict
+
+from custom_components.chatterbox.const import CONF_TEMPERATURE, CONF_TOOL_MODE
+from demo.home import AGENT_PROMPT, AREAS, EXPOSED, HIDDEN, START_STATES
+from tests.bench.home import core_entry
+from tests.conftest import server_entry
+
+from .cases import EntityState
+
+DEMO_CONFIG = Path(__file__).parents[2] / "demo" / "configuration.yaml"
+WATCHED = tuple(entity for entity in EXPOSED if entity not in HIDDEN)
+APIS = [llm.LLM_API_ASSIST, "chatterbox_weather", "chatterbox_calc"]
+# How a case's `start` puts an entity in a state.
+START_SERVICES = {
+    ("light", "on"): "turn_on",
+    ("light", "off"): "turn_off",
+    ("fan", "on"): "turn_on",
+    ("fan", "off"): "turn_off",
+    ("lock", "locked"): "lock",
+    ("lock", "unlocked"): "unlock",
+}
+
+
+async def async_build_demo_home(hass: HomeAssistant) -> None:
+    """Set up the demo's devices, areas and Assist exposure."""
+    config = await hass.async_add_executor_job(load_yaml_dict, DEMO_CONFIG)
+    await hass.config.async_update(time_zone=config["homeassistant"]["time_zone"])
+    for domain in ("homeassistant", "conversation"):
+        assert await async_setup_component(hass, domain, {})
+    assert await async_setup_component(
+        hass, "template", {"template": config["template"]}
+    )
+    assert await async_setup_component(hass, "climate", {"climate": config["climate"]})
+    await hass.async_block_till_done()
+    areas = ar.async_get(hass)
+    entities = er.async_get(hass)
+    for name, members in AREAS.items():
+        area = areas.async_get_or_create(name)
+        for entity_id in members:
+            entities.async_update_entity(entity_id, area_id=area.id)
+    for entity_id in EXPOSED:
+        async_expose_entity(
+            hass, conversation.DOMAIN, entity_id, should_expose=entity_id not in HIDDEN
+        )
+
+
+async def async_reset(hass: HomeAssistant, start: dict[str, str]) -> None:
+    """Put the devices in the demo's starting states, then in the case's."""
+    for domain, service, data in START_STATES:
+        await hass.services.async_call(domain, service, data, blocking=True)
+    for entity_id, state in start.items():
+        domain = entity_id.split(".")[0]
+        await hass.services.async_call(
+            domain,
+            START_SERVICES[domain, state],
+            {"entity_id": entity_id},
+            blocking=True,
+        )
+    await hass.async_block_till_done()
+
+
+def snapshot(hass: HomeAssistant) -> dict[str, EntityState]:
+    """Return the state of every demo device a case may look at."""
+    found = {}
+    for entity_id in WATCHED:
+        if (state := hass.states.get(entity_id)) is not None:
+            found[entity_id] = EntityState(state.state, dict(state.attributes))
+    return found
+
+
+def agent_options(model: str, tool_mode: str) -> dict[str, Any]:
+    """Return Chatterbox's agent settings for a column."""
+    return {
+        CONF_MODEL: model,
+        CONF_LLM_HASS_API: APIS,
+        CONF_PROMPT: AGENT_PROMPT,
+        CONF_TEMPERATURE: 0,
+        CONF_TOOL_MODE: tool_mode,
+    }
+
+
+async def async_add_agents(
+    hass: HomeAssistant, url: str, model: str, tool_mode: str
+) -> tuple[ConfigEntry, str, str]:
+    """Add Chatterbox and core's llama_cpp for the server; return their agents.
+
+    Returns Chatterbox's entry and both conversation entity ids.
+    """
+    ours = server_entry(url, agent_options(model, tool_mode))
+    core = core_entry(
+        url,
+        model,
+        **{CONF_LLM_HASS_API: APIS, CONF_PROMPT: AGENT_PROMPT, "temperature": 0},
+    )
+    for entry in (ours, core):
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return ours, _agent(hass, ours), _agent(hass, core)
+
+
+def _agent(hass: HomeAssistant, entry: ConfigEntry) -> str:
+    """Return the conversation entity of an entry's agent."""
+    return next(
+        item.entity_id
+        for item in er.async_entries_for_config_entry(
+            er.async_get(hass), entry.entry_id
+        )
+        if item.domain == conversation.DOMAIN
+    )
+
+
+async def async_set_tool_mode(
+    hass: HomeAssistant, entry: ConfigEntry, model: str, tool_mode: str
+) -> None:
+    """Switch Chatterbox's agent to a tool mode (the entry reloads)."""
+    subentry = next(iter(entry.subentries.values()))
+    hass.config_entries.async_update_subentry(
+        entry, subentry, data=agent_options(model, tool_mode)
+    )
+    await hass.async_block_till_done()
+
+
+def probed(entry: ConfigEntry, model: str) -> bool:
+    """Tell whether Chatterbox's capability probe of the model has finished."""
+    runtime = getattr(entry, "runtime_data", None)
+    return runtime is not None and model in runtime.capabilities

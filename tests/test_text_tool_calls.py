@@ -102,6 +102,19 @@ SAMPLES = {
         "I'll turn both on.\n\n",
         [turn_on("Kitchen Light"), turn_on("Hallway Fan")],
     ),
+    "a call in the results' tags": Sample(
+        '<tool_response> {"name": "HassTurnOn", "arguments": {"name": "Kitchen '
+        'Light"}} </tool_response>',
+        "",
+        [turn_on("Kitchen Light")],
+    ),
+    "a result written back stays text": Sample(
+        '<tool_response>\n{"speech": {}, "response_type": "action_done"}\n'
+        "</tool_response>",
+        '<tool_response>\n{"speech": {}, "response_type": "action_done"}\n'
+        "</tool_response>",
+        [],
+    ),
     "hermes around a fence": Sample(
         '<tool_call>\n```json\n{"name": "HassTurnOn", "arguments": {"name": "A"}}'
         "\n```\n</tool_call>",

@@ -370,6 +370,13 @@ class _Mistral(_OpenJson):
 # Openers in the order they are tried; none is a prefix of another.
 _OPENERS: Final[tuple[tuple[str, Callable[[], _Reader]], ...]] = (
     (TOOL_CALL_OPEN, lambda: _Tagged(_Tags(TOOL_CALL_OPEN, TOOL_CALL_CLOSE))),
+    # Told that results come back in these tags, small models (Qwen2.5-Coder
+    # 1.5B) write their call in them too. A result written back holds no call
+    # of an offered tool, so it stays text.
+    (
+        TOOL_RESPONSE_OPEN,
+        lambda: _Tagged(_Tags(TOOL_RESPONSE_OPEN, TOOL_RESPONSE_CLOSE)),
+    ),
     (
         _FUNCTION_CALLS,
         lambda: _Tagged(_Tags(_FUNCTION_CALLS, "</function_calls>", body_starts="<")),

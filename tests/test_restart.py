@@ -10,7 +10,6 @@ import asyncio
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-import inspect
 import json
 import logging
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 from homeassistant import loader
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.core import Context, CoreState, HomeAssistant
+from homeassistant.core import CoreState, HomeAssistant
 from homeassistant.helpers import chat_session, frame
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import async_test_home_assistant
@@ -29,6 +28,7 @@ from pytest_homeassistant_custom_component.common import async_test_home_assista
 from custom_components.chatterbox.const import DOMAIN
 from custom_components.chatterbox.memory import STORAGE_KEY
 
+from .bench.measure import async_converse_as_pipeline
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, server_entry
 from .llm_server import LLMServer, Text
 from .test_memory import DEVICE_X, HEADING_DEVICE, REAL_HASS, agent, chat
@@ -66,46 +66,6 @@ class Ear:
             self.all_of_it.set()
 
 
-async def ask_and_listen(
-    hass: HomeAssistant, text: str, conversation_id: str, ear: Ear
-) -> conversation.ConversationResult:
-    """Ask from the satellite as a voice pipeline does, hearing the answer stream."""
-    user_input = conversation.ConversationInput(
-        text=text,
-        context=Context(),
-        conversation_id=conversation_id,
-        device_id=DEVICE_X,
-        satellite_id=None,
-        language="en",
-        agent_id=AGENT_ENTITY_ID,
-    )
-    # Home Assistant 2026.11 wants to know whose session it is.
-    owner = (
-        {"context": user_input.context}
-        if "context"
-        in inspect.signature(chat_session.async_get_chat_session).parameters
-        else {}
-    )
-    with (
-        chat_session.async_get_chat_session(hass, conversation_id, **owner) as session,
-        conversation.async_get_chat_log(
-            hass,
-            session,
-            user_input,
-            chat_log_delta_listener=ear.listen,
-        ),
-    ):
-        return await conversation.async_converse(
-            hass,
-            text,
-            session.conversation_id,
-            user_input.context,
-            "en",
-            AGENT_ENTITY_ID,
-            DEVICE_X,
-        )
-
-
 def saved_memories(config_dir: Path) -> dict[str, Any]:
     """Return the memories the file on disk holds."""
     saved = json.loads((config_dir / ".storage" / STORAGE_KEY).read_text())
@@ -139,7 +99,14 @@ async def test_a_restart_mid_stream_keeps_memories_and_the_next_turn_works(
         # The server stalls after the role and three pieces of 4 characters.
         ear = Ear(INTERRUPTED[: 4 * (CHUNKS_BEFORE_STALL - 1)])
         answering = hass.async_create_task(
-            ask_and_listen(hass, "Which name did I tell you?", "a", ear)
+            async_converse_as_pipeline(
+                hass,
+                AGENT_ENTITY_ID,
+                "Which name did I tell you?",
+                "a",
+                ear.listen,
+                DEVICE_X,
+            )
         )
         request = await llm_server.wait_for_request(len(llm_server.requests) + 1)
         async with asyncio.timeout(30):  # a guard against a hang, not a measure

@@ -133,13 +133,14 @@ async def async_converse_as_pipeline(
     text: str,
     conversation_id: str | None,
     listener: Callable[[conversation.ChatLog, dict[str, Any]], None],
+    device_id: str | None = None,
 ) -> conversation.ConversationResult:
     """Converse inside a chat log that has a delta listener, as a pipeline does."""
     user_input = conversation.ConversationInput(
         text=text,
         context=Context(),
         conversation_id=conversation_id,
-        device_id=None,
+        device_id=device_id,
         satellite_id=None,
         language="en",
         agent_id=agent_id,
@@ -164,6 +165,7 @@ async def async_converse_as_pipeline(
             user_input.context,
             "en",
             agent_id,
+            device_id,
         )
 
 

@@ -138,9 +138,14 @@ def serve(model: Model, weights: Path, args: argparse.Namespace) -> Any:
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
     params.use_jinja = True
+    # On this CPU build, flash attention reads a 2,700-token Home Assistant
+    # prompt about a fifth faster (0.5B: 47 s against 59-66 s on 2 cores).
+    attention = xllamacpp.llama_flash_attn_type
+    params.flash_attn_type = attention.LLAMA_FLASH_ATTN_TYPE_ENABLED
     if args.template != "stock":  # "stock": the template inside the GGUF
         params.chat_template = Path(args.template).read_text()
-    params.slot_save_path = f"{args.cache.resolve()}/"  # joined as text
+    args.slot_dir.mkdir(parents=True, exist_ok=True)
+    params.slot_save_path = f"{args.slot_dir.resolve()}/"  # joined as text
     return xllamacpp.Server(params)
 
 
@@ -190,6 +195,11 @@ def main() -> None:
     parser.add_argument("--ctx", type=int, default=8192)
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument(
+        "--slot-dir",
+        type=Path,
+        help="where saved prompt caches go (by default the cache directory)",
+    )
+    parser.add_argument(
         "--template",
         default=str(TEMPLATE),
         help="a Jinja chat template, or 'stock' for the model's own",
@@ -201,6 +211,7 @@ def main() -> None:
         help="restore the saved prompt cache at start and save it at exit",
     )
     args = parser.parse_args()
+    args.slot_dir = args.slot_dir or args.cache
 
     model = MODELS[args.model]
     log(f"{model.alias}: Qwen2.5-Coder by the Qwen team (Alibaba Cloud), Apache-2.0")
@@ -208,7 +219,7 @@ def main() -> None:
     started = time.monotonic()
     server = serve(model, weights, args)
     slot_file = f"{model.alias}.slot"
-    if args.prompt_cache and (args.cache / slot_file).exists():
+    if args.prompt_cache and (args.slot_dir / slot_file).exists():
         tokens = slot_action(args.port, "restore", slot_file)
         log(f"restored {tokens} tokens of prompt cache ({slot_file})")
     log(
@@ -228,7 +239,7 @@ def main() -> None:
     while not stop:
         time.sleep(0.5)
     if args.prompt_cache:
-        save_prompt_cache(args.port, args.cache, slot_file)
+        save_prompt_cache(args.port, args.slot_dir, slot_file)
     del server
     os._exit(0)  # llama.cpp's threads need no more tidying than the exit gives
 

@@ -5,8 +5,14 @@ harness's real Home Assistant (and its aiohttp mock, which plays Open-Meteo);
 its name keeps it out of the test suite. The model is the demo's, served by
 llama.cpp as the demo serves it, first with the demo's fenced-JSON template
 (tool calls come back as real tool_calls), then with the model's stock
-template (they come back as text). With each template both agents play every
-case, taking turns to go first; a recording proxy notes what the server read.
+template (they come back as text). With each template each agent plays every
+case in turn, the other agent's column after it (they take turns to go first
+over repeats); a recording proxy notes what the server read.
+
+The server has one slot, as the demo's does: were the agents to take turns
+case by case, each would read the other's prompt out of the cache every time.
+So each column starts from an empty cache and reads its prompt cold once
+(with --quick, from the cache the last run saved for it, if there is one).
 """
 
 import asyncio
@@ -35,7 +41,7 @@ from pytest_homeassistant_custom_component.test_util.aiohttp import (
 )
 
 from custom_components.chatterbox.const import TOOL_MODE_NATIVE, TOOL_MODE_TEXT
-from demo.llm_server import MODELS
+from demo.llm_server import MODELS, save_prompt_cache, slot_action
 from tests.bench.measure import async_converse_as_pipeline
 
 from .cases import Case, Outcome, failures, load_cases
@@ -47,7 +53,7 @@ from .home import (
     probed,
     snapshot,
 )
-from .model_server import FENCED_TEMPLATE, STOCK, model_server
+from .model_server import FENCED_TEMPLATE, SLOTS, STOCK, model_server
 from .open_meteo import serve_open_meteo
 from .proxy import RecordingProxy
 from .report import (
@@ -190,6 +196,7 @@ async def test_eval(
     entry: ConfigEntry | None = None
     agents: dict[bool, str] = {}
     upstream = f"http://127.0.0.1:{PORT}"
+    restored = 0
     async with RecordingProxy(upstream) as proxy:
         for template in templates:
             phase_started = time.perf_counter()
@@ -206,21 +213,17 @@ async def test_eval(
                     await async_set_tool_mode(hass, entry, model, tool_mode)
                 await async_wait_for_probe(hass, entry, model)
                 _progress(f"{name} template: server ready, probe done")
-                warm: set[str] = set()
                 for repeat in range(REPEATS):
-                    for index, case in enumerate(cases):
-                        ordered = columns if index % 2 == 0 else columns[::-1]
-                        for column in ordered:
+                    for column in columns if repeat % 2 == 0 else columns[::-1]:
+                        slot = f"{model}-{name}-{_agent(column)}.slot"
+                        warmed = await _async_start_cache(hass, slot)
+                        restored += warmed
+                        limit = TURN_TIMEOUT if warmed else COLD_TIMEOUT
+                        for case in cases:
                             outcome, turns = await async_play(
-                                hass,
-                                proxy,
-                                agents[column.chatterbox],
-                                case,
-                                TURN_TIMEOUT
-                                if column.title in warm
-                                else max(TURN_TIMEOUT, COLD_TIMEOUT),
+                                hass, proxy, agents[column.chatterbox], case, limit
                             )
-                            warm.add(column.title)
+                            limit = TURN_TIMEOUT
                             record = CaseRecord(
                                 column.title,
                                 case,
@@ -235,12 +238,34 @@ async def test_eval(
                             await hass.async_add_executor_job(
                                 save_record, SAVED, record
                             )
+                        await hass.async_add_executor_job(
+                            save_prompt_cache, PORT, SLOTS, slot
+                        )
             timings[name] = time.perf_counter() - phase_started
     total = time.perf_counter() - started
     titles = [c.title for c in SELECTED]
-    report = _report(titles, records, timings, total, load_before, len(cases))
+    report = _report(titles, records, timings, total, load_before, len(cases), restored)
     sys.stdout.write("\n" + report + "\n")
     await hass.async_add_executor_job(_write, report, records, proxy.requests)
+
+
+def _agent(column: Column) -> str:
+    """Return the agent's short name."""
+    return "chatterbox" if column.chatterbox else "core"
+
+
+async def _async_start_cache(hass: HomeAssistant, slot: str) -> bool:
+    """Empty the server's prompt cache, or with --quick restore the column's.
+
+    Returns whether a saved cache was restored.
+    """
+    if QUICK and await hass.async_add_executor_job((SLOTS / slot).exists):
+        tokens = await hass.async_add_executor_job(slot_action, PORT, "restore", slot)
+        if isinstance(tokens, int) and tokens:
+            _progress(f"restored {tokens} tokens of prompt cache ({slot})")
+            return True
+    await hass.async_add_executor_job(slot_action, PORT, "erase", slot)
+    return False
 
 
 def _progress(message: str) -> None:
@@ -263,6 +288,7 @@ def _report(
     total: float,
     load_before: tuple[float, float, float],
     cases: int,
+    restored: int,
 ) -> str:
     """Return the table with what it was measured on and how long it took."""
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -278,7 +304,13 @@ def _report(
             f"{MODELS[MODEL].alias} (Q4_K_M) on llama.cpp, {THREADS} thread(s), 8k "
             "context; "
             f"{cases} cases x {REPEATS} run(s), temperature 0"
-            + (", QUICK subset" if QUICK else ""),
+            + (", QUICK subset" if QUICK else "")
+            + (
+                f"; {restored} column(s) started from the prompt cache the last "
+                "run saved"
+                if restored
+                else "; each column started from an empty prompt cache"
+            ),
             "",
             table(columns, records),
             "",

@@ -18,6 +18,8 @@ ROOT = Path(__file__).parents[2]
 LAUNCHER = ROOT / "demo" / "llm_server.py"
 FENCED_TEMPLATE = ROOT / "demo" / "qwen25-fencedjson.jinja"
 STOCK = "stock"
+# Each column's prompt cache, saved as it ends; --quick starts from it.
+SLOTS = ROOT / ".cache" / "eval" / "slots"
 READY = "llm: READY "
 START_TIMEOUT = 180.0
 
@@ -34,8 +36,8 @@ async def model_server(
 ) -> AsyncIterator[str]:
     """Serve the model with a template until the block ends; yield its base URL.
 
-    The cache directory holds the joined weights. No prompt cache is saved
-    or restored: every run starts cold.
+    The cache directory holds the joined weights. The server saves and
+    restores no prompt cache by itself: the eval does, per column, in SLOTS.
     """
     log_file = await asyncio.to_thread(_fresh_start, log)
     with log_file:
@@ -47,6 +49,7 @@ async def model_server(
             f"--threads={threads}",
             "--ctx=8192",
             f"--cache={cache}",
+            f"--slot-dir={SLOTS}",
             f"--template={template}",
             "--no-prompt-cache",
             stdout=log_file,

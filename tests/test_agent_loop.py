@@ -12,11 +12,13 @@ from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox import tool_guard
-from custom_components.chatterbox.const import CONF_MAX_ITERATIONS
+from custom_components.chatterbox.const import CONF_MAX_ITERATIONS, CONF_MAX_TOKENS
 
-from .conftest import MODELS, ask
+from .bench.scenarios import is_summary_request
+from .conftest import AGENT_ID, MODELS, ask
 from .llm_server import Call, LLMServer, Text, ToolCalls, Usage
 from .test_server_errors import sentence
 
@@ -116,9 +118,12 @@ def agent_data(ha_core: HomeAssistant, tools: dict[str, FakeTool]) -> dict[str, 
 
 
 def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return the tool results a request carries, with their content decoded."""
+    """Return the tool results a request carries, with their content decoded.
+
+    Near the iteration cap the last one ends with a note to the model.
+    """
     return [
-        {**message, "content": json.loads(message["content"])}
+        {**message, "content": json.loads(message["content"].split("\n\nNote: ")[0])}
         for message in request["messages"]
         if message["role"] == "tool"
     ]
@@ -276,11 +281,14 @@ async def test_iteration_cap_forces_a_final_answer(
     assert len(tools["GetForecast"].calls) == 3
     requests = llm_server.chat_requests
     assert len(requests) == 4
-    notes = [r["messages"][0]["content"].rsplit("\n\n", 1)[-1] for r in requests]
+    # The notes end the last tool result: the prompt before them is the one
+    # the server has cached, so it is not read again.
+    notes = [r["messages"][-1]["content"].rsplit("\n\n", 1)[-1] for r in requests]
     assert not notes[0].startswith("Note:")
     assert not notes[1].startswith("Note:")
     assert notes[2].startswith("Note: 1 tool round(s) left")
     assert notes[3].startswith("Note: no tool rounds are left")
+    assert len({json.dumps(r["messages"][0]) for r in requests}) == 1
     assert "tool_choice" not in requests[2]
     assert requests[3]["tool_choice"] == "none"
 
@@ -351,8 +359,14 @@ async def test_repetition_guard(
 
     assert result.response.speech["plain"]["speech"] == "Nice is sunny."
     assert len(tools["GetForecast"].calls) == 2
-    third = tool_messages(llm_server.chat_requests[3])[-1]
-    assert third["content"]["data"]["error"] == "RepeatedCall"
+    refused = llm_server.chat_requests[3]
+    third, note = refused["messages"][-1]["content"].split("\n\n", 1)
+    assert json.loads(third)["data"]["error"] == "RepeatedCall"
+    # Going round in circles, the model is asked for its answer at once,
+    # rather than after the 4 rounds the agent allows.
+    assert note.startswith("Note: no tool rounds are left")
+    assert refused["tool_choice"] == "none"
+    assert len(llm_server.chat_requests) == 4
 
 
 @pytest.mark.usefixtures("loaded_entry")
@@ -565,4 +579,60 @@ async def test_a_chat_only_agent_ignores_a_call_it_was_not_offered(
     assert "tools" not in llm_server.chat_requests[0]
     result = await ask(hass, "Are you there?")
     assert result.response.speech["plain"]["speech"] == "Still here."
+    assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+RUNAWAY_PIECES = 10_000
+
+
+@pytest.mark.parametrize(
+    ("max_tokens", "cut"), [(None, True), (4096, False)], ids=["no-limit", "limit"]
+)
+async def test_a_runaway_answer_stops_at_the_room_kept_for_it(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    loaded_entry: MockConfigEntry,
+    caplog: pytest.LogCaptureFixture,
+    max_tokens: int | None,
+    cut: bool,  # noqa: FBT001
+) -> None:
+    """A small model runs on; with no token limit set, the agent stops listening.
+
+    The server is told to stop (the stream is closed), the user hears the start,
+    and the next turn works. With a limit, the server's own limit applies.
+    """
+    if max_tokens is not None:
+        subentry = loaded_entry.subentries[AGENT_ID]
+        hass.config_entries.async_update_subentry(
+            loaded_entry, subentry, data={**subentry.data, CONF_MAX_TOKENS: max_tokens}
+        )
+        await hass.async_block_till_done()
+    song = "la " * (RUNAWAY_PIECES * 4)
+    # The whole song outgrows the context: the next turn has it summarized.
+    llm_server.responder = lambda body: (
+        Text("They sang.") if is_summary_request(body) else None
+    )
+    llm_server.reply(
+        Text(song, piece_size=12, token_delay=0.0002, finish_reason="length"),
+        Text("Hello again."),
+    )
+
+    result = await ask(hass, "Sing me a song", "runaway")
+
+    heard = result.response.speech["plain"]["speech"]
+    runaway = llm_server.requests[-1].timing
+    await asyncio.sleep(0.05)  # the server notices the hang-up at its next write
+    if cut:
+        assert heard.startswith("la la la")
+        # The agent's estimate starts at 3 characters a token: 1,024 tokens.
+        assert 3 * 1024 <= len(heard) < 3 * 1024 + 12
+        assert runaway.finished is None
+        assert len(runaway.tokens) < RUNAWAY_PIECES // 10
+        assert "ran past 3072 characters" in caplog.text
+    else:
+        assert heard == song.strip()
+        assert runaway.finished is not None
+        assert "cut short at the token limit" in caplog.text
+    result = await ask(hass, "Hello?", "runaway")
+    assert result.response.speech["plain"]["speech"] == "Hello again."
     assert_every_tool_call_answered(llm_server.last_chat_request)

@@ -73,6 +73,41 @@ async def test_tool_name_without_its_prefix_still_works(
     assert result.response.speech["plain"]["speech"] == "Done."
 
 
+async def test_a_filter_copied_whole_from_the_schema_is_dropped(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """A small model lists every device class HassTurnOn knows: the light goes on.
+
+    As written, the call matches nothing (a light has no device class), and
+    the model tries it again and again (Qwen2.5 1.5B did, in scripts/eval).
+    """
+    llm_server.reply(ToolCalls([Call("intent__HassTurnOn", {"name": "Kitchen light"})]))
+    await ask(hass, "Turn on the kitchen light")
+    spec = next(
+        tool["function"]["parameters"]
+        for tool in llm_server.last_chat_request["tools"]
+        if tool["function"]["name"] == "intent__HassTurnOn"
+    )
+    every_class = spec["properties"]["device_class"]["items"]["enum"]
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": kitchen_light}, blocking=True
+    )
+    copied = {"name": "Kitchen light", "domain": ["light"], "device_class": every_class}
+    llm_server.reply(
+        ToolCalls([Call("intent__HassTurnOn", copied)]),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert hass.states.get(kitchen_light).state == "on"
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
+    assert "Kitchen light" in llm_server.last_chat_request["messages"][-1]["content"]
+
+
 async def test_home_assistant_refusal_reaches_the_model(
     hass: HomeAssistant,
     loaded_entry: MockConfigEntry,

@@ -618,6 +618,7 @@ async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> N
         "content_chars": 2,
         "thinking_chars": 2,
         "tool_calls": 1,
+        "cut_short": False,
         "tool_argument_errors": {"a": "expected a JSON object, got a number"},
     }
     json.dumps(stats.as_dict())

@@ -4,6 +4,7 @@ import pytest
 
 from custom_components.chatterbox.tool_args import (
     ToolArgumentsError,
+    drop_copied_enums,
     parse_tool_arguments,
 )
 
@@ -219,3 +220,57 @@ def test_python_literal_that_never_closes_is_refused() -> None:
     """Without a closing brace that makes a literal, the JSON error is reported."""
     with pytest.raises(ToolArgumentsError, match="invalid JSON"):
         parse_tool_arguments("{'a': } and {'b'}")
+
+
+CLASSES = ["door", "garage", "gate", "window", "shade", "blind"]
+TURN_ON = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "domain": {"type": "array", "items": {"type": "string"}},
+        "device_class": {"type": "array", "items": {"type": "string", "enum": CLASSES}},
+        "mode": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "kept", "dropped"),
+    [
+        pytest.param(
+            {"name": "Kitchen light", "device_class": CLASSES},
+            {"name": "Kitchen light"},
+            ["device_class"],
+            id="every-value",
+        ),
+        pytest.param(
+            {"name": "Kitchen light", "device_class": [*CLASSES[:0:-1], "tv"]},
+            {"name": "Kitchen light"},
+            ["device_class"],
+            id="nearly-every-value-in-another-order",
+        ),
+        pytest.param(
+            {"name": "Garage", "device_class": ["garage", "door"]},
+            {"name": "Garage", "device_class": ["garage", "door"]},
+            [],
+            id="a-choice",
+        ),
+        pytest.param(
+            {"mode": ["a", "b"], "domain": ["light", "switch", "fan", "cover"]},
+            {"mode": ["a", "b"], "domain": ["light", "switch", "fan", "cover"]},
+            [],
+            id="short-enum-and-no-enum",
+        ),
+        pytest.param(
+            {"device_class": "door", "unknown": CLASSES},
+            {"device_class": "door", "unknown": CLASSES},
+            [],
+            id="not-a-list-or-not-in-the-schema",
+        ),
+    ],
+)
+def test_a_filter_copied_from_the_schema_is_dropped(
+    arguments: dict[str, object], kept: dict[str, object], dropped: list[str]
+) -> None:
+    """A list naming (nearly) every allowed value filters nothing meant."""
+    assert drop_copied_enums(arguments, TURN_ON) == (kept, dropped)

@@ -15,7 +15,7 @@ from functools import partial
 import json
 from pathlib import Path
 import time
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import httpx
 import openai
@@ -242,6 +242,11 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             turn = await self._async_turn(chat_log, guard, recalled, structure)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
+                if guard is not None and guard.repeating:
+                    # A small model that repeats a refused call would go on
+                    # until the cap: minutes on a local server. Answer now.
+                    LOGGER.debug("The model repeats a call; asking for the answer")
+                    left = 0
                 # LLM_INFERENCE
                 stats = StreamStats()
                 if guard is not None:
@@ -253,9 +258,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 deltas = _read(
                     chunks,
                     stats,
+                    turn,
                     allow_tools=left > 0 and bool(turn.tools),
                     text_tools=_text_tool_parser(guard, turn, request, final=not left),
-                    speech=SpeechFilter() if turn.speech else None,
                 )
                 await self._async_stream_into_log(chat_log, chunks, deltas)
                 estimated = self._observe(request, stats, usage)
@@ -281,7 +286,14 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if stats.finish_reason == "content_filter":
             LOGGER.warning("The server's content filter stopped the answer")
             raise user_error("content_filtered")
-        if stats.finish_reason == "length":
+        if stats.cut_short:
+            LOGGER.warning(
+                "The answer ran past %s characters, the room kept for it in the "
+                "context, so the rest was not read; set the agent's Maximum "
+                "tokens per answer to choose the limit",
+                turn.answer_chars,
+            )
+        elif stats.finish_reason == "length":
             LOGGER.warning(
                 "The answer was cut short at the token limit; the agent's "
                 "Maximum tokens per answer is %s",
@@ -359,10 +371,26 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             speech=self.subentry.subentry_type == SUBENTRY_CONVERSATION
             and bool(self.subentry.data.get(CONF_SPEECH, True)),
             structure=structure,
+            answer_chars=self._answer_chars(),
             images=await self.hass.async_add_executor_job(
                 _read_images, chat_log.content
             ),
         )
+
+    def _answer_chars(self) -> int | None:
+        """Return where a spoken answer is cut, when the agent sets no limit.
+
+        Without max_tokens a small local model can run on, repeating itself,
+        until its context is full: minutes for a voice satellite. The cut is
+        at the room the context budget keeps for the answer. An AI Task's
+        answer is not cut: it may be long data, and nobody is listening.
+        """
+        if (
+            self.subentry.data.get(CONF_MAX_TOKENS)
+            or self.subentry.subentry_type != SUBENTRY_CONVERSATION
+        ):
+            return None
+        return int(DEFAULT_ANSWER_RESERVE * self._estimator.chars_per_token)
 
     def _observe(
         self, request: dict[str, Any], stats: StreamStats, usage: TurnUsage
@@ -431,7 +459,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if text_tools:
             _to_text_tools(request, tools)
         if left < WRAP_UP_ITERATIONS and tools:
-            _add_to_system_prompt(
+            _add_note(
                 request["messages"],
                 WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE,
             )
@@ -705,6 +733,8 @@ class _Turn:
     speech: bool
     structure: dict[str, Any] | None = None
     """The response_format an AI Task asks for."""
+    answer_chars: int | None = None
+    """Where an answer is cut: its characters, with tool call arguments."""
     images: dict[Path, str] = field(default_factory=dict)
     """The data URL of each image attached to the conversation."""
 
@@ -746,17 +776,20 @@ def add_per_subentry(
 def _read(
     chunks: AsyncStream[ChatCompletionChunk],
     stats: StreamStats,
+    turn: _Turn,
     *,
     allow_tools: bool,
     text_tools: TextToolCallParser | None,
-    speech: SpeechFilter | None,
 ) -> AsyncIterator[conversation.AssistantContentDeltaDict]:
     """Turn a response's chunks into the chat log deltas of its message."""
+    limit = turn.answer_chars
     deltas = transform_stream(
-        _until_broken_after_finish(chunks, stats),
+        _until_broken_after_finish(
+            chunks if limit is None else _cut_at(chunks, stats, limit), stats
+        ),
         stats,
         text_tools=text_tools,
-        speech=speech,
+        speech=SpeechFilter() if turn.speech else None,
     )
     return deltas if allow_tools else _without_tool_calls(deltas)
 
@@ -834,8 +867,46 @@ def _add_to_system_prompt(
     messages[0] = {"role": "system", "content": f"{messages[0]['content']}\n\n{note}"}
 
 
+def _add_note(messages: list[ChatCompletionMessageParam], note: str) -> None:
+    """Add a note for this request only to its last message, a result or a question.
+
+    At the end it leaves the prompt cache valid: in the system prompt it would
+    make the server read the whole prompt again, a minute on a local model.
+    A message with parts (an image) takes it in the system prompt instead.
+    """
+    last = messages[-1]
+    content = last.get("content")
+    if last["role"] in {"tool", "user"} and isinstance(content, str):
+        messages[-1] = cast(
+            "ChatCompletionMessageParam", {**last, "content": f"{content}\n\n{note}"}
+        )
+    else:
+        _add_to_system_prompt(messages, note)
+
+
+async def _cut_at(
+    chunks: AsyncStream[ChatCompletionChunk], stats: StreamStats, limit: int
+) -> AsyncGenerator[ChatCompletionChunk]:
+    """Pass chunks on until the answer and its calls outgrow the limit.
+
+    The caller then closes the stream, and the server stops writing: llama.cpp,
+    Ollama and vLLM cancel a request whose client went away. Reasoning does
+    not count: a thinking model may think at length before a short answer.
+    """
+    written = 0
+    async for chunk in chunks:
+        yield chunk
+        for choice in chunk.choices:
+            written += len(choice.delta.content or "")
+            for call in choice.delta.tool_calls or ():
+                written += len(call.function.arguments or "") if call.function else 0
+        if written > limit:
+            stats.cut_short = True
+            return
+
+
 async def _until_broken_after_finish(
-    chunks: AsyncStream[ChatCompletionChunk], stats: StreamStats
+    chunks: AsyncIterator[ChatCompletionChunk], stats: StreamStats
 ) -> AsyncGenerator[ChatCompletionChunk]:
     """Pass chunks on; a connection lost after the finish reason ends them quietly.
 

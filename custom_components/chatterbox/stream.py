@@ -55,6 +55,9 @@ class StreamStats:
     thinking_chars: int = 0
     tool_calls: int = 0
 
+    cut_short: bool = False
+    """The reader stopped before the end: the answer outgrew the room kept for it."""
+
     tool_argument_errors: dict[str, ToolArgumentsError] = field(default_factory=dict)
     """Why the arguments of a tool call could not be read, by tool call id."""
 
@@ -76,6 +79,7 @@ class StreamStats:
             "content_chars": self.content_chars,
             "thinking_chars": self.thinking_chars,
             "tool_calls": self.tool_calls,
+            "cut_short": self.cut_short,
             "tool_argument_errors": {
                 call_id: str(err) for call_id, err in self.tool_argument_errors.items()
             },

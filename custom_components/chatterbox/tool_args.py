@@ -165,3 +165,43 @@ def _literal(node: ast.expr) -> Any:
                 result[key] = _literal(value_node)
             return result
     raise _NotLiteralError
+
+
+# A list naming at least this share of the values its schema allows was copied
+# from the schema, not chosen.
+_COPIED_ENUM_SHARE: Final = 0.75
+# Short enums are left alone: naming both of two values can be meant.
+_MIN_COPIED_ENUM: Final = 4
+
+
+def drop_copied_enums(
+    arguments: dict[str, Any], parameters: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """Drop the list arguments that name (nearly) every value their schema allows.
+
+    Small models copy an enum from the tool's schema into the call: Qwen2.5 1.5B
+    turns on a light with every one of HassTurnOn's 22 device classes. As a
+    filter it matches nothing a person meant (a light has no device class), so
+    the call fails however often it is tried. Returns the arguments without
+    them, and their names.
+    """
+    properties = parameters.get("properties") or {}
+    dropped = [
+        name
+        for name, value in arguments.items()
+        if isinstance(value, list)
+        and isinstance(prop := properties.get(name), dict)
+        and _names_nearly_all(value, (prop.get("items") or {}).get("enum"))
+    ]
+    if not dropped:
+        return arguments, []
+    return {k: v for k, v in arguments.items() if k not in dropped}, dropped
+
+
+def _names_nearly_all(values: list[Any], enum: Any) -> bool:
+    """Tell whether a list names nearly every value of an enum."""
+    if not isinstance(enum, list) or len(enum) < _MIN_COPIED_ENUM:
+        return False
+    allowed = {json.dumps(option) for option in enum}
+    named = {json.dumps(value) for value in values} & allowed
+    return len(named) >= _COPIED_ENUM_SHARE * len(allowed)

@@ -16,7 +16,8 @@ from homeassistant.helpers import llm
 
 from .const import LOGGER
 from .sensitive import PendingCall
-from .tool_args import ToolArgumentsError
+from .tool_args import ToolArgumentsError, drop_copied_enums
+from .wire import format_tool
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0
@@ -58,7 +59,10 @@ class ToolGuard(llm.APIInstance):
         """The one sensitive call the user said yes to, in this turn."""
         self.pending: PendingCall | None = None
         """The sensitive call held back, waiting for the user's yes."""
+        self.repeating = False
+        """A call was refused as a repeat: the model is going round in circles."""
         self._calls: Counter[tuple[str, str]] = Counter()
+        self._parameters: dict[str, dict[str, Any]] = {}
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -82,11 +86,13 @@ class ToolGuard(llm.APIInstance):
             )
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
+        tool_input = self._without_copied_enums(tool_input)
         if (refusal := self._hold_back(tool_input)) is not None:
             return refusal
         key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         self._calls[key] += 1
         if self._calls[key] > MAX_IDENTICAL_CALLS:
+            self.repeating = True
             return _error(
                 "RepeatedCall",
                 f"{name} was already called {MAX_IDENTICAL_CALLS} times with these "
@@ -94,6 +100,23 @@ class ToolGuard(llm.APIInstance):
                 "you have, try something else, or ask the user.",
             )
         return await self._async_run(tool_input)
+
+    def _without_copied_enums(self, tool_input: llm.ToolInput) -> llm.ToolInput:
+        """Drop the filters a model copied whole from the tool's schema."""
+        name = tool_input.tool_name
+        if (parameters := self._parameters.get(name)) is None:
+            tool = next(tool for tool in self.tools if tool.name == name)
+            spec = format_tool(tool, self.custom_serializer)
+            parameters = self._parameters[name] = dict(spec["function"]["parameters"])
+        arguments, dropped = drop_copied_enums(tool_input.tool_args, parameters)
+        if not dropped:
+            return tool_input
+        LOGGER.debug(
+            "Dropped %s from a call to %s: it named every value allowed",
+            ", ".join(dropped),
+            name,
+        )
+        return replace(tool_input, tool_args=arguments)
 
     def _hold_back(self, tool_input: llm.ToolInput) -> llm.ToolResult | None:
         """Keep a sensitive call from running until the user says yes."""

@@ -346,6 +346,28 @@ async def test_a_call_at_the_iteration_cap_is_never_read_aloud(
 
 
 @pytest.mark.usefixtures("loaded_entry")
+async def test_calls_that_kept_failing_end_in_a_sorry(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """Each try fails and the model will not stop: the user hears it failed.
+
+    Not that the steps ran out: asking again would fail again.
+    """
+    llm_server.reply(
+        *(ToolCalls([Call("BrokenTool", {"city": f"City {n}"})]) for n in range(4)),
+        Text("Here is the weather."),
+    )
+
+    result = await ask(hass, "Weather everywhere?", "failing")
+
+    assert result.response.speech["plain"]["speech"] == sentence("could_not")
+    assert len(tools["BrokenTool"].calls) == 3
+    result = await ask(hass, "And now?", "failing")
+    assert result.response.speech["plain"]["speech"] == "Here is the weather."
+    assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+@pytest.mark.usefixtures("loaded_entry")
 async def test_repetition_guard(
     hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
 ) -> None:

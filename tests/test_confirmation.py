@@ -125,6 +125,48 @@ async def test_unlocking_waits_for_yes(
     assert ran[-1]["role"] == "tool"
 
 
+UNLOCK = Call("HassTurnOff", {"name": "Front door"})
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        ToolCalls([UNLOCK]),
+        Text('{"name": "HassTurnOff", "arguments": {"name": "Front door"}}'),
+        Text(""),
+    ],
+    ids=["a-call", "a-call-as-text", "nothing"],
+)
+@pytest.mark.usefixtures("loaded_entry")
+async def test_the_agent_asks_when_the_model_does_not(
+    hass: HomeAssistant, llm_server: LLMServer, front_door: str, again: Any
+) -> None:
+    """Told to ask, a small model calls again: the agent asks; a yes unlocks.
+
+    Qwen2.5 1.5B did, ten times in a row, in scripts/eval: the user heard that
+    the steps ran out, a minute and a half later, and a yes did nothing.
+    """
+    llm_server.reply(ToolCalls([UNLOCK]), again)
+
+    assert await _say(hass, "Unlock the front door") == QUESTION
+
+    assert hass.states.get(front_door).state == "locked"
+    held, final = llm_server.chat_requests
+    assert "tool_choice" not in held
+    # Right after the hold, the model is asked for words only.
+    assert final["tool_choice"] == "none"
+    assert "ConfirmationNeeded" in final["messages"][-1]["content"]
+
+    llm_server.reply(Text("The front door is unlocked."))
+    assert await _say(hass, "Yes") == "The front door is unlocked."
+
+    assert hass.states.get(front_door).state == "unlocked"
+    messages = llm_server.last_chat_request["messages"]
+    assert {"role": "assistant", "content": QUESTION} in messages
+    called = [c["id"] for m in messages for c in m.get("tool_calls") or ()]
+    assert called == [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+
+
 @pytest.mark.usefixtures("loaded_entry")
 async def test_anything_but_yes_drops_the_action(
     hass: HomeAssistant, llm_server: LLMServer, front_door: str

@@ -242,10 +242,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             turn = await self._async_turn(chat_log, guard, recalled, structure)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
-                if guard is not None and guard.repeating:
-                    # A small model that repeats a refused call would go on
-                    # until the cap: minutes on a local server. Answer now.
-                    LOGGER.debug("The model repeats a call; asking for the answer")
+                if guard is not None and guard.answer_now:
+                    # A small model would call again until the cap: minutes
+                    # on a local server.
                     left = 0
                 # LLM_INFERENCE
                 stats = StreamStats()
@@ -268,7 +267,20 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     chat_log, iteration, stats, chat_log.content[start:], estimated
                 )
                 # TOOL_DECISION
-                self._check_answer(stats, turn, left, limit)
+                try:
+                    self._check_answer(stats, turn, left, limit)
+                except HomeAssistantError as err:
+                    if guard is not None and guard.pending is not None:
+                        # Told to ask for the user's yes, the model called
+                        # again or said nothing: the agent asks, and a yes
+                        # runs the call.
+                        _ask_for_yes(chat_log, self.entity_id, guard.pending)
+                        break
+                    if err.translation_key == "out_of_steps" and _last_call_failed(
+                        chat_log
+                    ):
+                        raise user_error("could_not") from err
+                    raise
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
@@ -832,6 +844,26 @@ def _asked(guard: ToolGuard) -> str:
     context = guard.llm_context.context
     user_id = context.user_id if context is not None else None
     return f"{user_id} {guard.llm_context.device_id}"
+
+
+def _ask_for_yes(
+    chat_log: conversation.ChatLog, agent_id: str, pending: PendingCall
+) -> None:
+    """End the turn with the question a held call waits on."""
+    question = str(user_error("confirm_action", action=pending.action))
+    chat_log.async_add_assistant_content_without_tools(
+        conversation.AssistantContent(agent_id=agent_id, content=question)
+    )
+
+
+def _last_call_failed(chat_log: conversation.ChatLog) -> bool:
+    """Tell whether the turn's last tool result was an error."""
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.ToolResultContent):
+            return bool(content.tool_result.get("error"))
+        if isinstance(content, conversation.UserContent):
+            break
+    return False
 
 
 def _keep_recent[T](recent: dict[str, T], key: str, value: T) -> None:

@@ -59,8 +59,10 @@ class ToolGuard(llm.APIInstance):
         """The one sensitive call the user said yes to, in this turn."""
         self.pending: PendingCall | None = None
         """The sensitive call held back, waiting for the user's yes."""
-        self.repeating = False
-        """A call was refused as a repeat: the model is going round in circles."""
+        self.answer_now = False
+        """The next request asks for the answer, without tools: a call was
+        refused as a repeat (the model goes round in circles), or held for the
+        user's yes (the model has to ask, and a small one calls again)."""
         self._calls: Counter[tuple[str, str]] = Counter()
         self._parameters: dict[str, dict[str, Any]] = {}
         self._running: set[asyncio.Task[Any]] = set()
@@ -92,7 +94,7 @@ class ToolGuard(llm.APIInstance):
         key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         self._calls[key] += 1
         if self._calls[key] > MAX_IDENTICAL_CALLS:
-            self.repeating = True
+            self.answer_now = True
             return _error(
                 "RepeatedCall",
                 f"{name} was already called {MAX_IDENTICAL_CALLS} times with these "
@@ -136,6 +138,7 @@ class ToolGuard(llm.APIInstance):
                 "request came from an automation. Say that it was not done.",
             )
         self.pending = call
+        self.answer_now = True
         return _error(
             "ConfirmationNeeded",
             f"Not done yet: this needs the user's yes first. Ask the user "

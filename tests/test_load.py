@@ -129,7 +129,8 @@ def since_user(body: dict[str, Any]) -> list[dict[str, Any]]:
     messages = body["messages"]
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     return [
-        json.loads(m["content"])
+        # A note to the model may follow the last result, past the JSON.
+        json.loads(m["content"].split("\n\nNote: ")[0])
         for m in messages[last_user + 1 :]
         if m["role"] == "tool"
     ]

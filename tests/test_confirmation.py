@@ -204,7 +204,10 @@ async def test_a_light_needs_no_question(
 async def test_an_automation_cannot_unlock(
     hass: HomeAssistant, llm_server: LLMServer, front_door: str
 ) -> None:
-    """No one to say yes: the call is refused with a clear result."""
+    """No one to say yes: the call is refused with a clear result.
+
+    Trying again cannot help, so the model is asked for its answer at once.
+    """
     llm_server.reply(
         ToolCalls([Call("HassTurnOff", {"name": "Front door"})]),
         Text("I can't unlock it from an automation."),
@@ -213,7 +216,9 @@ async def test_an_automation_cannot_unlock(
     await ask(hass, "Unlock the front door")
 
     assert hass.states.get(front_door).state == "locked"
-    assert "NotAllowed" in llm_server.last_chat_request["messages"][-1]["content"]
+    refused = llm_server.last_chat_request
+    assert "NotAllowed" in refused["messages"][-1]["content"]
+    assert refused["tool_choice"] == "none"
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -51,6 +51,29 @@ async def test_arithmetic(hass: HomeAssistant, llm_server: LLMServer) -> None:
 
 
 @pytest.mark.usefixtures("loaded_entry")
+async def test_empty_units_mean_no_conversion(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """A small model fills the optional units with "": it still multiplies.
+
+    Qwen2.5 1.5B did, in scripts/eval, then invented °F to °C to get past the
+    error, and never said 391.
+    """
+    result = await call_tool(
+        hass,
+        llm_server,
+        "What is 17 times 23?",
+        CALCULATE,
+        {"expression": "17 * 23", "from_unit": "", "to_unit": ""},
+    )
+
+    assert result == {
+        "data": {"expression": "17 * 23", "result": 391},
+        "error": False,
+    }
+
+
+@pytest.mark.usefixtures("loaded_entry")
 async def test_unit_conversion(hass: HomeAssistant, llm_server: LLMServer) -> None:
     """72 °F in Celsius: converted by Home Assistant's own converter."""
     result = await call_tool(

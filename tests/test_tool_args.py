@@ -4,7 +4,7 @@ import pytest
 
 from custom_components.chatterbox.tool_args import (
     ToolArgumentsError,
-    drop_copied_enums,
+    drop_unmeant_arguments,
     parse_tool_arguments,
 )
 
@@ -225,6 +225,7 @@ def test_python_literal_that_never_closes_is_refused() -> None:
 CLASSES = ["door", "garage", "gate", "window", "shade", "blind"]
 TURN_ON = {
     "type": "object",
+    "required": ["name"],
     "properties": {
         "name": {"type": "string"},
         "domain": {"type": "array", "items": {"type": "string"}},
@@ -262,6 +263,12 @@ TURN_ON = {
             id="short-enum-and-no-enum",
         ),
         pytest.param(
+            {"name": "", "area": "", "floor": None, "domain": ["light"]},
+            {"name": "", "domain": ["light"]},
+            ["area", "floor"],
+            id="optional-and-empty",
+        ),
+        pytest.param(
             {"device_class": "door", "unknown": CLASSES},
             {"device_class": "door", "unknown": CLASSES},
             [],
@@ -269,8 +276,8 @@ TURN_ON = {
         ),
     ],
 )
-def test_a_filter_copied_from_the_schema_is_dropped(
+def test_arguments_filled_in_without_meaning_are_dropped(
     arguments: dict[str, object], kept: dict[str, object], dropped: list[str]
 ) -> None:
-    """A list naming (nearly) every allowed value filters nothing meant."""
-    assert drop_copied_enums(arguments, TURN_ON) == (kept, dropped)
+    """An empty optional one, or a list naming (nearly) every allowed value."""
+    assert drop_unmeant_arguments(arguments, TURN_ON) == (kept, dropped)

@@ -174,24 +174,32 @@ _COPIED_ENUM_SHARE: Final = 0.75
 _MIN_COPIED_ENUM: Final = 4
 
 
-def drop_copied_enums(
+def drop_unmeant_arguments(
     arguments: dict[str, Any], parameters: dict[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
-    """Drop the list arguments that name (nearly) every value their schema allows.
+    """Drop the arguments a small model filled in without meaning anything.
 
-    Small models copy an enum from the tool's schema into the call: Qwen2.5 1.5B
-    turns on a light with every one of HassTurnOn's 22 device classes. As a
-    filter it matches nothing a person meant (a light has no device class), so
-    the call fails however often it is tried. Returns the arguments without
-    them, and their names.
+    - An optional argument left empty ("" or null): Qwen2.5 1.5B asks the
+      calculator for "17 * 23" with from_unit and to_unit "", which reads as a
+      conversion with no units.
+    - A list that names (nearly) every value its schema allows: the same model
+      turns on a light with every one of HassTurnOn's 22 device classes, a
+      filter that matches no light.
+
+    Either way the call fails however often it is tried. Returns the arguments
+    without them, and their names.
     """
     properties = parameters.get("properties") or {}
+    required = set(parameters.get("required") or ())
     dropped = [
         name
         for name, value in arguments.items()
-        if isinstance(value, list)
-        and isinstance(prop := properties.get(name), dict)
-        and _names_nearly_all(value, (prop.get("items") or {}).get("enum"))
+        if (value in ("", None) and name not in required)
+        or (
+            isinstance(value, list)
+            and isinstance(prop := properties.get(name), dict)
+            and _names_nearly_all(value, (prop.get("items") or {}).get("enum"))
+        )
     ]
     if not dropped:
         return arguments, []

@@ -16,7 +16,7 @@ from homeassistant.helpers import llm
 
 from .const import LOGGER
 from .sensitive import PendingCall
-from .tool_args import ToolArgumentsError, drop_copied_enums
+from .tool_args import ToolArgumentsError, drop_unmeant_arguments
 from .wire import format_tool
 
 # How long one tool may run before the model is told it hung.
@@ -61,8 +61,9 @@ class ToolGuard(llm.APIInstance):
         """The sensitive call held back, waiting for the user's yes."""
         self.answer_now = False
         """The next request asks for the answer, without tools: a call was
-        refused as a repeat (the model goes round in circles), or held for the
-        user's yes (the model has to ask, and a small one calls again)."""
+        refused as a repeat (the model goes round in circles), held for the
+        user's yes (the model has to ask, and a small one calls again), or
+        refused for want of a person to say yes."""
         self._calls: Counter[tuple[str, str]] = Counter()
         self._parameters: dict[str, dict[str, Any]] = {}
         self._running: set[asyncio.Task[Any]] = set()
@@ -88,7 +89,7 @@ class ToolGuard(llm.APIInstance):
             )
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
-        tool_input = self._without_copied_enums(tool_input)
+        tool_input = self._without_unmeant_arguments(tool_input)
         if (refusal := self._hold_back(tool_input)) is not None:
             return refusal
         key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
@@ -103,18 +104,18 @@ class ToolGuard(llm.APIInstance):
             )
         return await self._async_run(tool_input)
 
-    def _without_copied_enums(self, tool_input: llm.ToolInput) -> llm.ToolInput:
-        """Drop the filters a model copied whole from the tool's schema."""
+    def _without_unmeant_arguments(self, tool_input: llm.ToolInput) -> llm.ToolInput:
+        """Drop what a model filled in without meaning: empty or copied whole."""
         name = tool_input.tool_name
         if (parameters := self._parameters.get(name)) is None:
             tool = next(tool for tool in self.tools if tool.name == name)
             spec = format_tool(tool, self.custom_serializer)
             parameters = self._parameters[name] = dict(spec["function"]["parameters"])
-        arguments, dropped = drop_copied_enums(tool_input.tool_args, parameters)
+        arguments, dropped = drop_unmeant_arguments(tool_input.tool_args, parameters)
         if not dropped:
             return tool_input
         LOGGER.debug(
-            "Dropped %s from a call to %s: it named every value allowed",
+            "Dropped %s from a call to %s: empty, or naming every value allowed",
             ", ".join(dropped),
             name,
         )
@@ -132,6 +133,7 @@ class ToolGuard(llm.APIInstance):
         if call == self.confirmed:
             return None
         if self.unattended:
+            self.answer_now = True  # trying again cannot help
             return _error(
                 "NotAllowed",
                 f"Not done: to {action} needs a person to confirm it, and this "

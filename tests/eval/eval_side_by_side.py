@@ -80,6 +80,10 @@ TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "240"))
 # A column's first turn reads the whole prompt (instructions, devices, tools).
 COLD_TIMEOUT = 600.0
 PROBE_TIMEOUT = 300.0
+# Every turn comes from a voice satellite, as a person speaks to Assist. With no
+# device and no user, Chatterbox takes a request for an automation's and refuses
+# what needs a yes (its default); core asks no one either way.
+SATELLITE = "eval0kitchen0satellite"
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ async def async_play(
             async with asyncio.timeout(limit):
                 result = await hass.async_create_task(
                     async_converse_as_pipeline(
-                        hass, agent_id, text, conversation_id, listener
+                        hass, agent_id, text, conversation_id, listener, SATELLITE
                     )
                 )
         except TimeoutError:

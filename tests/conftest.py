@@ -228,3 +228,8 @@ async def ask(
             language=language,
         )
     )
+
+
+def tool_result(content: str) -> Any:
+    """Decode a tool message's content; near the cap a note to the model ends it."""
+    return json.loads(content.split("\n\nNote: ", maxsplit=1)[0])

@@ -18,7 +18,7 @@ from custom_components.chatterbox import tool_guard
 from custom_components.chatterbox.const import CONF_MAX_ITERATIONS, CONF_MAX_TOKENS
 
 from .bench.scenarios import is_summary_request
-from .conftest import AGENT_ID, MODELS, ask
+from .conftest import AGENT_ID, MODELS, ask, tool_result
 from .llm_server import Call, LLMServer, Text, ToolCalls, Usage
 from .test_server_errors import sentence
 
@@ -123,7 +123,7 @@ def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
     Near the iteration cap the last one ends with a note to the model.
     """
     return [
-        {**message, "content": json.loads(message["content"].split("\n\nNote: ")[0])}
+        {**message, "content": tool_result(message["content"])}
         for message in request["messages"]
         if message["role"] == "tool"
     ]

@@ -17,7 +17,6 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import astuple, dataclass, field
-import json
 import logging
 import socket
 from typing import Any
@@ -35,7 +34,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.chatterbox import entity
 from custom_components.chatterbox.const import DEFAULT_CONTEXT_WINDOW
 
-from .conftest import AGENT_ENTITY_ID, MODELS
+from .conftest import AGENT_ENTITY_ID, MODELS, tool_result
 from .llm_server import (
     Call,
     ChatReply,
@@ -508,8 +507,7 @@ def tool_results(body: dict[str, Any]) -> tuple[str, ...]:
     messages = body["messages"]
     asked = messages.index({"role": "user", "content": QUESTION})
     results = [
-        # A note to the model may follow the last result, past the JSON.
-        json.loads(message["content"].split("\n\nNote: ")[0])
+        tool_result(message["content"])
         for message in messages[asked:]
         if message["role"] == "tool"
     ]

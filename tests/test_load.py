@@ -50,7 +50,7 @@ from custom_components.chatterbox.conversation import ChatterboxConversationEnti
 from custom_components.chatterbox.memory import MAX_MEMORIES, MEMORY_DEVICE
 from custom_components.chatterbox.tool_guard import ToolGuard
 
-from .conftest import AGENT_ENTITY_ID, MODELS, ask
+from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
 from .llm_server import CHAT_PATH, Call, ChatReply, LLMServer, Text, ToolCalls
 from .test_confirmation import LOCK, QUESTION, SATELLITE, front_door  # noqa: F401
 
@@ -129,8 +129,7 @@ def since_user(body: dict[str, Any]) -> list[dict[str, Any]]:
     messages = body["messages"]
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     return [
-        # A note to the model may follow the last result, past the JSON.
-        json.loads(m["content"].split("\n\nNote: ")[0])
+        tool_result(m["content"])
         for m in messages[last_user + 1 :]
         if m["role"] == "tool"
     ]

@@ -368,6 +368,27 @@ async def test_calls_that_kept_failing_end_in_a_sorry(
 
 
 @pytest.mark.usefixtures("loaded_entry")
+async def test_a_call_that_worked_but_was_repeated_is_no_failure(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """The forecast came back twice, and the model only calls for it again.
+
+    The user is not told it failed (it did not), nor to ask one thing at a
+    time (they did): the model gave no answer.
+    """
+    same = Call("GetForecast", {"city": "Paris"})
+    llm_server.reply(*(ToolCalls([same]) for _ in range(4)), Text("Paris is sunny."))
+
+    result = await ask(hass, "Weather in Paris?", "circling")
+
+    assert result.response.speech["plain"]["speech"] == sentence("empty_response")
+    assert len(tools["GetForecast"].calls) == 2
+    result = await ask(hass, "And now?", "circling")
+    assert result.response.speech["plain"]["speech"] == "Paris is sunny."
+    assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+@pytest.mark.usefixtures("loaded_entry")
 async def test_repetition_guard(
     hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
 ) -> None:

@@ -86,7 +86,7 @@ from .sensitive import DEFAULT_KINDS, PendingCall, is_yes, sensitive_action
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
-from .tool_guard import ToolGuard, guard_tools
+from .tool_guard import REPEATED_CALL, ToolGuard, guard_tools
 from .usage import TurnUsage
 from .wire import (
     content_to_messages,
@@ -276,10 +276,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                         # runs the call.
                         _ask_for_yes(chat_log, self.entity_id, guard.pending)
                         break
-                    if err.translation_key == "out_of_steps" and _last_call_failed(
-                        chat_log
-                    ):
-                        raise user_error("could_not") from err
+                    if err.translation_key == "out_of_steps":
+                        raise user_error(_unfinished(chat_log, guard)) from err
                     raise
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
@@ -859,11 +857,26 @@ def _ask_for_yes(
     )
 
 
+def _unfinished(chat_log: conversation.ChatLog, guard: ToolGuard | None) -> str:
+    """Choose what the user hears when the model only ever called tools."""
+    if _last_call_failed(chat_log):
+        return "could_not"  # asking again would fail again
+    if guard is not None and guard.answer_now:
+        # It had what it asked for, and called for it again instead of answering.
+        return "empty_response"
+    return "out_of_steps"
+
+
 def _last_call_failed(chat_log: conversation.ChatLog) -> bool:
-    """Tell whether the turn's last tool result was an error."""
+    """Tell whether the turn's last tool call that ran failed.
+
+    A refused repeat says nothing of the call: the call it repeats ran.
+    """
     for content in reversed(chat_log.content):
         if isinstance(content, conversation.ToolResultContent):
-            return bool(content.tool_result.get("error"))
+            if content.result.data.get("error") == REPEATED_CALL:
+                continue
+            return content.result.error
         if isinstance(content, conversation.UserContent):
             break
     return False

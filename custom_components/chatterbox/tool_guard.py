@@ -23,6 +23,8 @@ from .wire import format_tool
 TOOL_TIMEOUT: Final = 30.0
 # The same tool with the same arguments runs at most this often in one turn.
 MAX_IDENTICAL_CALLS: Final = 2
+# The error of a call refused because it repeats one that ran already.
+REPEATED_CALL: Final = "RepeatedCall"
 
 
 def _error(kind: str, text: str) -> llm.ToolResult:
@@ -97,7 +99,7 @@ class ToolGuard(llm.APIInstance):
         if self._calls[key] > MAX_IDENTICAL_CALLS:
             self.answer_now = True
             return _error(
-                "RepeatedCall",
+                REPEATED_CALL,
                 f"{name} was already called {MAX_IDENTICAL_CALLS} times with these "
                 "arguments in this turn and was not run again. Use the results "
                 "you have, try something else, or ask the user.",

@@ -76,6 +76,42 @@ async def test_a_call_written_as_text_turns_the_light_on(
     assert "Kitchen light" in second["messages"][-1]["content"]
 
 
+@pytest.mark.parametrize("form", ["bare", "fenced", "hermes"])
+async def test_a_call_the_server_did_not_parse_still_runs(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+    form: str,
+) -> None:
+    """Native tools, but the call comes back as text: it runs, and is not spoken.
+
+    Qwen2.5-Coder 0.5B writes bare JSON where the demo's template expects a
+    fenced block, so llama.cpp passes it on as the answer.
+    """
+    await _set_up(hass, config_entry)
+    written = {
+        "bare": '{"name": "intent__HassTurnOn", "arguments": %s}',
+        "fenced": FORMATS["fenced"],
+        "hermes": FORMATS["hermes"],
+    }[form]
+    llm_server.reply(
+        Text(_written(written), piece_size=4), Text("The kitchen light is on.")
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert hass.states.get(kitchen_light).state == "on"
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
+    first, second = llm_server.chat_requests
+    assert "tools" in first
+    # Sent back as the native call and result it should have been.
+    call, answer = second["messages"][-2:]
+    assert call["tool_calls"][0]["function"]["name"] == "intent__HassTurnOn"
+    assert answer["role"] == "tool"
+    assert "Kitchen light" in answer["content"]
+
+
 @pytest.mark.parametrize(
     "agent_data",
     [

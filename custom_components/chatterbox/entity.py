@@ -259,7 +259,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     stats,
                     turn,
                     allow_tools=left > 0 and bool(turn.tools),
-                    text_tools=_text_tool_parser(guard, turn, request, final=not left),
+                    text_tools=_text_tool_parser(guard, turn),
                 )
                 await self._async_stream_into_log(chat_log, chunks, deltas)
                 estimated = self._observe(request, stats, usage)
@@ -808,14 +808,16 @@ def _read(
 
 
 def _text_tool_parser(
-    guard: ToolGuard | None, turn: _Turn, request: dict[str, Any], *, final: bool
+    guard: ToolGuard | None, turn: _Turn
 ) -> TextToolCallParser | None:
-    """Return a parser of calls written as text, when the tools went as text.
+    """Return a parser of calls written as text, which must not be read aloud.
 
-    On the final round too: told to answer, small models often write the
-    call their server no longer parses, and it must not be read aloud.
+    In text mode that is how calls come. With native tools, a server whose
+    template expects another format passes the call on as text (llama.cpp
+    with Qwen2.5-Coder 0.5B's bare JSON), and on the final round, told to
+    answer, small models often write the call the server no longer parses.
     """
-    if guard is None or not turn.tools or ("tools" in request and not final):
+    if guard is None or not turn.tools:
         return None
     matcher = tool_name_matcher(tool["function"]["name"] for tool in turn.tools)
     return TextToolCallParser(lambda name: matcher(name) or guard.resolve(name))

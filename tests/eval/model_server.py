@@ -20,6 +20,8 @@ FENCED_TEMPLATE = ROOT / "demo" / "qwen25-fencedjson.jinja"
 STOCK = "stock"
 # Each column's prompt cache, saved as it ends; --quick starts from it.
 SLOTS = ROOT / ".cache" / "eval" / "slots"
+# llama.cpp's server built for this CPU by scripts/build-llama-server.
+BUILT_SERVER = ROOT / ".cache" / "llama.cpp" / "llama-server"
 READY = "llm: READY "
 START_TIMEOUT = 180.0
 
@@ -33,11 +35,14 @@ async def model_server(
     cache: Path,
     log: Path,
     threads: int = 2,
+    server: Path | None = None,
 ) -> AsyncIterator[str]:
     """Serve the model with a template until the block ends; yield its base URL.
 
     The cache directory holds the joined weights. The server saves and
     restores no prompt cache by itself: the eval does, per column, in SLOTS.
+    With a server binary (scripts/build-llama-server), that one serves
+    instead of the wheel's.
     """
     log_file = await asyncio.to_thread(_fresh_start, log)
     with log_file:
@@ -52,6 +57,7 @@ async def model_server(
             f"--slot-dir={SLOTS}",
             f"--template={template}",
             "--no-prompt-cache",
+            *([f"--server={server}"] if server else []),
             stdout=log_file,
             stderr=asyncio.subprocess.STDOUT,
             env=os.environ | {"PYTHONUNBUFFERED": "1"},

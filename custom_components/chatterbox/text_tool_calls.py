@@ -683,6 +683,8 @@ def text_tool_prompt(tools: list[ChatCompletionToolParam]) -> str:
         "are described within <tools></tools> XML tags, each with its name, what "
         "it does and its parameters as JSON schema:\n"
         f"<tools>\n{listing}\n</tools>\n\n"
+        "To do what the user asks, write the call itself: never tell the user "
+        "which tool to call or how.\n"
         "For each tool call, write a JSON object with the tool's name and "
         "arguments within <tool_call></tool_call> XML tags, exactly like this:\n"
         f"{TOOL_CALL_OPEN}\n"

@@ -86,6 +86,8 @@ SERVER = (
     else None
 )
 RUNTIME = "built for this CPU" if SERVER else "the xllamacpp wheel"
+# A prompt cache saved by one server is not for the other.
+SLOT_SUFFIX = "-built.slot" if SERVER else ".slot"
 # A person at a voice satellite has given up on a turn long before a minute.
 TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "60"))
 # A column's first turn reads the whole prompt (instructions, devices, tools):
@@ -127,7 +129,6 @@ async def async_play(
     proxy: RecordingProxy,
     agent_id: str,
     case: Case,
-    limit: float = TURN_TIMEOUT,
 ) -> tuple[Outcome, list[TurnRecord]]:
     """Play a case with an agent, from a fresh home, in a new conversation."""
     await async_reset(hass, dict(case.start))
@@ -143,7 +144,7 @@ async def async_play(
         first = len(proxy.exchanges)
         started = time.perf_counter()
         try:
-            async with asyncio.timeout(limit):
+            async with asyncio.timeout(TURN_TIMEOUT):
                 result = await hass.async_create_task(
                     async_converse_as_pipeline(
                         hass, agent_id, text, conversation_id, listener, SATELLITE
@@ -151,7 +152,7 @@ async def async_play(
                 )
         except TimeoutError:
             result = None
-            outcome.errors.append(f"turn {text!r} took over {limit:.0f} s")
+            outcome.errors.append(f"turn {text!r} took over {TURN_TIMEOUT:.0f} s")
         exchanges = proxy.exchanges[first:]
         turns.append(
             TurnRecord(
@@ -235,8 +236,7 @@ async def test_eval(
                 _progress(f"{name} template: server ready, probe done")
                 for repeat in range(REPEATS):
                     for column in columns if repeat % 2 == 0 else columns[::-1]:
-                        built = "-built" if SERVER else ""
-                        slot = f"{model}-{name}-{_agent(column)}{built}.slot"
+                        slot = f"{model}-{name}-{_agent(column)}{SLOT_SUFFIX}"
                         restored += await _async_start_cache(hass, slot)
                         warm_ups.append(
                             await async_warm_up(hass, agents[column.chatterbox])

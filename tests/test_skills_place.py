@@ -158,9 +158,10 @@ async def test_known_place(
             "wind_speed": 11.2,
             "wind_direction": "WSW",
         },
+        # Today and tomorrow are the place's own, by its local time.
         "daily": [
             {
-                "date": "Fri 2026-05-01",
+                "date": "today, Fri 2026-05-01",
                 "condition": "partly cloudy",
                 "high": 21.4,
                 "low": 10.2,
@@ -169,7 +170,7 @@ async def test_known_place(
                 "max_wind_speed": 15.1,
             },
             {
-                "date": "Sat 2026-05-02",
+                "date": "tomorrow, Sat 2026-05-02",
                 "condition": "light rain",
                 "high": 17.9,
                 "low": 11.5,

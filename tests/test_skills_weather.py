@@ -249,13 +249,16 @@ async def test_home_weather_in_the_unit_system(
         "humidity": "%",
         "precipitation_probability": "%",
     }
-    # Daily by default, three days from today; yesterday is left out.
+    # Daily by default, three days from today; yesterday is left out. Today
+    # and tomorrow say so: a small model cannot tell which date is tomorrow.
     assert data["forecast_type"] == "daily"
     assert [day["date"] for day in data["forecast"]] == [
-        _day(offset).strftime("%a %Y-%m-%d") for offset in range(3)
+        _day(0).strftime("today, %a %Y-%m-%d"),
+        _day(1).strftime("tomorrow, %a %Y-%m-%d"),
+        _day(2).strftime("%a %Y-%m-%d"),
     ]
     assert data["forecast"][0] == {
-        "date": _day(0).strftime("%a %Y-%m-%d"),
+        "date": _day(0).strftime("today, %a %Y-%m-%d"),
         "condition": "rain",
         "precipitation_probability": 80,
         "wind_direction": "W",
@@ -313,14 +316,14 @@ async def test_twice_daily_forecast_has_days_and_nights(
     assert data["forecast_type"] == "twice_daily"
     assert data["forecast"] == [
         {
-            "date": _day(0).strftime("%a %Y-%m-%d"),
+            "date": _day(0).strftime("today, %a %Y-%m-%d"),
             "part": "day",
             "condition": "rain",
             "high": 18.0,
             "low": 12.0,
         },
         {
-            "date": _day(0).strftime("%a %Y-%m-%d"),
+            "date": _day(0).strftime("today, %a %Y-%m-%d"),
             "part": "night",
             "condition": "clear",
             "high": 10.0,

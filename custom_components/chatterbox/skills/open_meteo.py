@@ -17,7 +17,7 @@ from homeassistant.helpers import llm
 
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
-from .readable import compass
+from .readable import compass, day_label
 from .skill import SkillTool, compact, error_result
 
 SERVICE: Final = "Open-Meteo"
@@ -211,10 +211,12 @@ def _read_forecast(body: dict[str, Any]) -> dict[str, Any]:
     """Turn the forecast API's columns into a short answer, with its units."""
     current, units = body["current"], body["current_units"]
     daily = body["daily"]
+    # The place's own date: the API answers in its time zone.
+    today = date.fromisoformat(str(current["time"])[:10])
     days = [
         compact(
             {
-                "date": date.fromisoformat(day).strftime("%a %Y-%m-%d"),
+                "date": day_label(date.fromisoformat(day), today),
                 "condition": _weather_code(daily["weather_code"][i]),
                 "high": daily["temperature_2m_max"][i],
                 "low": daily["temperature_2m_min"][i],

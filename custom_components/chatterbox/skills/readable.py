@@ -1,6 +1,6 @@
 """Turn Home Assistant's weather values into words a model can say aloud."""
 
-from datetime import datetime
+from datetime import date, datetime, timedelta
 import math
 from typing import Any, Final
 
@@ -60,9 +60,19 @@ def local_time(value: Any) -> datetime | None:
         return None
 
 
-def day_label(moment: datetime) -> str:
-    """Return a day as the model should name it: Fri 2026-05-01."""
-    return moment.strftime("%a %Y-%m-%d")
+def day_label(day: date, today: date) -> str:
+    """Return a day as the model should name it: Fri 2026-05-01.
+
+    Today and tomorrow say so ("tomorrow, Sat 2026-05-02"): asked about
+    tomorrow with the forecast in hand, Qwen2.5 1.5B asked for the date three
+    times over to work out which day that was, and never answered.
+    """
+    label = day.strftime("%a %Y-%m-%d")
+    if day == today:
+        return f"today, {label}"
+    if day == today + timedelta(days=1):
+        return f"tomorrow, {label}"
+    return label
 
 
 def hour_label(moment: datetime) -> str:

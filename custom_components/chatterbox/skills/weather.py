@@ -253,7 +253,7 @@ def _upcoming(
             entries.append(
                 compact(
                     {
-                        "date": day_label(moment),
+                        "date": day_label(moment.date(), now.date()),
                         "part": None if part is None else ("day" if part else "night"),
                         "condition": condition(entry.get("condition")),
                         "high": entry.get("temperature"),

@@ -173,6 +173,9 @@ def test_long_bracketed_text_is_not_held_as_a_link() -> None:
             "Flags, family, keycap 1, love",
         ),
         ("a 🙂 b ⏰ c ▶️ d", "a b c d"),
+        # Dingbat digits are digits to Unicode, yet pictographs: found by
+        # test_fuzz_stream.
+        ("A❶ and 0❷", "A and 0"),
     ],
 )
 def test_emoji_go_with_their_spaces(written: str, spoken: str) -> None:

@@ -47,7 +47,6 @@ _RULE_START: Final = re.compile(r"([-*_])(?:[ \t]*\1)*[ \t]*\Z")
 _TABLE_DIVIDER: Final = re.compile(r"\|[-:| \t]*-[-:| \t]*(?:\n|\Z)")
 _TABLE_DIVIDER_START: Final = re.compile(r"\|[-:| \t]*\Z")
 _FENCE_START: Final = re.compile(r"(`{1,3}|~{1,3})\Z")
-_WORD: Final = re.compile(r"[^\W_]+")
 _CODE: Final = re.compile(r"[^`\n]+")
 _URL_PART: Final = re.compile(r"[^()\n]+")
 # Pictographs, their modifiers and the characters that join them into one
@@ -66,6 +65,13 @@ _PICTOGRAPH_RANGES: Final = (
 _PICTOGRAPHS: Final = frozenset(
     "\u200d\u20e3\u2139\u2328\u23cf\u24c2\u25aa\u25ab\u25b6\u25c0"
     "\u3030\u303d\u3297\u3299"
+)
+# Letters and digits, but no pictograph: some are digits to Unicode ("❶").
+_WORD: Final = re.compile(
+    r"[^\W_"
+    + "".join(f"{chr(low)}-{chr(high)}" for low, high in _PICTOGRAPH_RANGES)
+    + re.escape("".join(sorted(_PICTOGRAPHS)))
+    + "]+"
 )
 
 

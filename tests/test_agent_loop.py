@@ -371,18 +371,18 @@ async def test_calls_that_kept_failing_end_in_a_sorry(
 async def test_a_call_that_worked_but_was_repeated_is_no_failure(
     hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
 ) -> None:
-    """The forecast came back twice, and the model only calls for it again.
+    """The forecast came back, and the model only calls for it again.
 
     The user is not told it failed (it did not), nor to ask one thing at a
     time (they did): the model gave no answer.
     """
     same = Call("GetForecast", {"city": "Paris"})
-    llm_server.reply(*(ToolCalls([same]) for _ in range(4)), Text("Paris is sunny."))
+    llm_server.reply(*(ToolCalls([same]) for _ in range(3)), Text("Paris is sunny."))
 
     result = await ask(hass, "Weather in Paris?", "circling")
 
     assert result.response.speech["plain"]["speech"] == sentence("empty_response")
-    assert len(tools["GetForecast"].calls) == 2
+    assert len(tools["GetForecast"].calls) == 1
     result = await ask(hass, "And now?", "circling")
     assert result.response.speech["plain"]["speech"] == "Paris is sunny."
     assert_every_tool_call_answered(llm_server.last_chat_request)
@@ -392,24 +392,102 @@ async def test_a_call_that_worked_but_was_repeated_is_no_failure(
 async def test_repetition_guard(
     hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
 ) -> None:
-    """The same call a third time in one turn is refused, and the model answers."""
+    """The same call again in one turn is refused, and the model answers."""
     same = Call("GetForecast", {"city": "Nice"})
-    llm_server.reply(
-        ToolCalls([same]), ToolCalls([same]), ToolCalls([same]), Text("Nice is sunny.")
-    )
+    llm_server.reply(ToolCalls([same]), ToolCalls([same]), Text("Nice is sunny."))
 
     result = await ask(hass, "Weather in Nice?")
 
     assert result.response.speech["plain"]["speech"] == "Nice is sunny."
-    assert len(tools["GetForecast"].calls) == 2
-    refused = llm_server.chat_requests[3]
-    third, note = refused["messages"][-1]["content"].split("\n\n", 1)
-    assert json.loads(third)["data"]["error"] == "RepeatedCall"
+    assert len(tools["GetForecast"].calls) == 1
+    refused = llm_server.chat_requests[2]
+    second, note = refused["messages"][-1]["content"].split("\n\n", 1)
+    assert json.loads(second)["data"]["error"] == "RepeatedCall"
+    assert "its result is above" in json.loads(second)["data"]["error_text"]
     # Going round in circles, the model is asked for its answer at once,
     # rather than after the 4 rounds the agent allows.
     assert note.startswith("Note: no tool rounds are left")
     assert refused["tool_choice"] == "none"
-    assert len(llm_server.chat_requests) == 4
+    assert len(llm_server.chat_requests) == 3
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_failed_call_is_not_run_again_as_it_was(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """The call failed; the model makes it again, word for word.
+
+    It would fail the same way (a device that is not there), so it is refused
+    and the model is asked for its answer: the user hears it at once, not
+    after the rounds run out.
+    """
+    same = Call("BrokenTool", {"city": "Oslo"})
+    llm_server.reply(
+        ToolCalls([same]), ToolCalls([same]), Text("The weather service is broken.")
+    )
+
+    result = await ask(hass, "Weather in Oslo?")
+
+    assert result.response.speech["plain"]["speech"] == "The weather service is broken."
+    assert len(tools["BrokenTool"].calls) == 1
+    _, refused = tool_messages(llm_server.chat_requests[2])
+    assert refused["content"]["data"]["error"] == "RepeatedCall"
+    assert llm_server.chat_requests[2]["tool_choice"] == "none"
+    assert len(llm_server.chat_requests) == 3
+    assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_three_failed_calls_and_the_model_is_asked_to_answer(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """A small model tries one name after another for a device that is not there.
+
+    After the third failure it is told to answer, with a round still left.
+    """
+    llm_server.reply(
+        *(ToolCalls([Call("BrokenTool", {"city": f"Oven {n}"})]) for n in range(3)),
+        Text("There is no oven I can control."),
+    )
+
+    result = await ask(hass, "Preheat the oven")
+
+    assert (
+        result.response.speech["plain"]["speech"] == "There is no oven I can control."
+    )
+    assert len(tools["BrokenTool"].calls) == 3
+    assert [r.get("tool_choice") for r in llm_server.chat_requests] == [
+        None,
+        None,
+        None,
+        "none",
+    ]
+    assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_call_that_timed_out_is_tried_once_more(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    tools: dict[str, FakeTool],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hang may pass, so the same call runs again once; a third is refused."""
+    monkeypatch.setattr(tool_guard, "TOOL_TIMEOUT", 0.05)
+    same = Call("SlowTool", {"city": "Bergen"})
+    llm_server.reply(
+        *(ToolCalls([same]) for _ in range(3)), Text("The service is not answering.")
+    )
+
+    result = await ask(hass, "Weather in Bergen?")
+
+    assert result.response.speech["plain"]["speech"] == "The service is not answering."
+    assert len(tools["SlowTool"].calls) == 2
+    errors = [
+        message["content"]["data"]["error"]
+        for message in tool_messages(llm_server.last_chat_request)
+    ]
+    assert errors == ["Timeout", "Timeout", "RepeatedCall"]
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -21,10 +21,18 @@ from .wire import format_tool
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0
-# The same tool with the same arguments runs at most this often in one turn.
+# The same tool with the same arguments runs once in a turn: a repeat would
+# read the same state or fail the same way. Only a call that timed out is
+# tried again, up to this often in all.
 MAX_IDENTICAL_CALLS: Final = 2
+# After this many failed calls in a turn the model is asked for its answer: a
+# small model tries name after name for a device that is not there, and a
+# person at a voice satellite waits (the eval's "preheat the oven": six calls,
+# 45 s, no answer).
+MAX_FAILED_CALLS: Final = 3
 # The error of a call refused because it repeats one that ran already.
 REPEATED_CALL: Final = "RepeatedCall"
+TIMEOUT: Final = "Timeout"
 
 
 def _error(kind: str, text: str) -> llm.ToolResult:
@@ -63,10 +71,13 @@ class ToolGuard(llm.APIInstance):
         """The sensitive call held back, waiting for the user's yes."""
         self.answer_now = False
         """The next request asks for the answer, without tools: a call was
-        refused as a repeat (the model goes round in circles), held for the
-        user's yes (the model has to ask, and a small one calls again), or
-        refused for want of a person to say yes."""
+        refused as a repeat (the model goes round in circles), calls failed
+        MAX_FAILED_CALLS times, one was held for the user's yes (the model
+        has to ask, and a small one calls again), or refused for want of a
+        person to say yes."""
         self._calls: Counter[tuple[str, str]] = Counter()
+        self._timed_out: set[tuple[str, str]] = set()
+        self._failures = 0
         self._parameters: dict[str, dict[str, Any]] = {}
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
@@ -74,6 +85,15 @@ class ToolGuard(llm.APIInstance):
     @override
     async def async_call_tool(self, tool_input: llm.ToolInput) -> llm.ToolResult:
         """Call a tool, answering every failure with an error result."""
+        result = await self._async_call(tool_input)
+        if result.error:
+            self._failures += 1
+            if self._failures >= MAX_FAILED_CALLS:
+                self.answer_now = True
+        return result
+
+    async def _async_call(self, tool_input: llm.ToolInput) -> llm.ToolResult:
+        """Check a call, then run it."""
         name = tool_input.tool_name
         if self._closed:
             return _error("TurnEnded", "The turn ended before this tool could run.")
@@ -95,16 +115,23 @@ class ToolGuard(llm.APIInstance):
         if (refusal := self._hold_back(tool_input)) is not None:
             return refusal
         key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
-        self._calls[key] += 1
-        if self._calls[key] > MAX_IDENTICAL_CALLS:
+        if (made := self._calls[key]) and (
+            key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
+        ):
             self.answer_now = True
             return _error(
                 REPEATED_CALL,
-                f"{name} was already called {MAX_IDENTICAL_CALLS} times with these "
-                "arguments in this turn and was not run again. Use the results "
-                "you have, try something else, or ask the user.",
+                f"{name} was already called with these arguments in this turn "
+                "and was not run again: its result is above. Use it, try "
+                "something else, or ask the user.",
             )
-        return await self._async_run(tool_input)
+        self._calls[key] += 1
+        result = await self._async_run(tool_input)
+        if result.data.get("error") == TIMEOUT:
+            self._timed_out.add(key)
+        else:
+            self._timed_out.discard(key)
+        return result
 
     def _without_unmeant_arguments(self, tool_input: llm.ToolInput) -> llm.ToolInput:
         """Drop what a model filled in without meaning: empty or copied whole."""
@@ -173,7 +200,7 @@ class ToolGuard(llm.APIInstance):
         except TimeoutError:
             LOGGER.warning("Tool %s did not answer within %s s", name, TOOL_TIMEOUT)
             return _error(
-                "Timeout",
+                TIMEOUT,
                 f"{name} did not answer within {TOOL_TIMEOUT:g} seconds. "
                 "Tell the user it is not responding, or try another way.",
             )

@@ -1,9 +1,12 @@
 """Tests for reading the tool call arguments that models write."""
 
+from typing import Any
+
 import pytest
 
 from custom_components.chatterbox.tool_args import (
     ToolArgumentsError,
+    by_area,
     drop_unmeant_arguments,
     parse_tool_arguments,
 )
@@ -281,3 +284,54 @@ def test_arguments_filled_in_without_meaning_are_dropped(
 ) -> None:
     """An empty optional one, or a list naming (nearly) every allowed value."""
     assert drop_unmeant_arguments(arguments, TURN_ON) == (kept, dropped)
+
+
+AREAS = ("Kitchen", "Living Room", "Lounge")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        pytest.param(
+            {"name": "Living room light", "domain": ["light"]},
+            {"domain": ["light"], "area": "Living Room"},
+            id="room-then-light",
+        ),
+        pytest.param(
+            {"name": "the  kitchen LAMPS", "domain": "light", "brightness": 50},
+            {"domain": "light", "brightness": 50, "area": "Kitchen"},
+            id="article-case-spacing-and-other-arguments-kept",
+        ),
+        pytest.param(
+            {"name": "Lounge fans", "domain": ["fan", "light"]},
+            {"domain": ["fan", "light"], "area": "Lounge"},
+            id="any-of-the-domains",
+        ),
+        pytest.param({"name": "Living room light"}, None, id="no-domain"),
+        pytest.param(
+            {"name": "Living room light", "domain": ["light"], "area": "Kitchen"},
+            None,
+            id="area-given",
+        ),
+        pytest.param(
+            {"name": "Living room reading lamp", "domain": ["light"]},
+            None,
+            id="a-device-not-a-group",
+        ),
+        pytest.param(
+            {"name": "Living room fan", "domain": ["light"]}, None, id="other-domain"
+        ),
+        pytest.param(
+            {"name": "Kitchen thermostat", "domain": ["climate"]},
+            None,
+            id="domain-without-group-words",
+        ),
+        pytest.param({"name": "Kitchen", "domain": ["light"]}, None, id="room-only"),
+        pytest.param({"name": "Garage light", "domain": ["light"]}, None, id="no-room"),
+        pytest.param({"name": 3, "domain": ["light"]}, None, id="name-not-text"),
+        pytest.param({"name": "Kitchen light", "domain": 3}, None, id="domain-odd"),
+    ],
+)
+def test_by_area(arguments: dict[str, Any], expected: dict[str, Any] | None) -> None:
+    """A room's name then a word for its devices names the room's devices."""
+    assert by_area(arguments, AREAS) == expected

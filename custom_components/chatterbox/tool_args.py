@@ -1,6 +1,7 @@
 """Parse and repair the tool call arguments that models write."""
 
 import ast
+from collections.abc import Iterable
 import json
 import re
 from typing import Any, Final
@@ -213,3 +214,54 @@ def _names_nearly_all(values: list[Any], enum: Any) -> bool:
     allowed = {json.dumps(option) for option in enum}
     named = {json.dumps(value) for value in values} & allowed
     return len(named) >= _COPIED_ENUM_SHARE * len(allowed)
+
+
+# Words for all of a domain's devices in a room: "the living room lights".
+_GROUP_WORDS: Final[dict[str, frozenset[str]]] = {
+    "light": frozenset({"light", "lights", "lamp", "lamps", "lighting"}),
+    "fan": frozenset({"fan", "fans"}),
+    "cover": frozenset(
+        {"blind", "blinds", "shade", "shades", "curtain", "curtains", "shutters"}
+    ),
+    "switch": frozenset({"switch", "switches"}),
+}
+
+
+def by_area(arguments: dict[str, Any], areas: Iterable[str]) -> dict[str, Any] | None:
+    """Read a name like "Living room light" as the lights of an area.
+
+    Asked to "turn off the lights in the living room", small models pass
+    the name "Living room light" (Qwen2.5 1.5B does), which matches no device
+    when the room's light is called "Living room lamp". When the name is an
+    area's name and then a word for the devices of the call's domain, the
+    arguments are returned with that area in place of the name; else None.
+    Without a domain nothing is guessed: the area alone would switch
+    everything in the room.
+    """
+    name, domains = arguments.get("name"), arguments.get("domain")
+    if not isinstance(name, str) or "area" in arguments:
+        return None
+    if isinstance(domains, str):
+        domains = [domains]
+    if not isinstance(domains, list):
+        return None
+    words = {
+        word
+        for domain in domains
+        if isinstance(domain, str)
+        for word in _GROUP_WORDS.get(domain, ())
+    }
+    said = _folded(name).removeprefix("the ")
+    for area in areas:
+        room = _folded(area)
+        if said.startswith(f"{room} ") and said[len(room) + 1 :] in words:
+            return {
+                **{key: value for key, value in arguments.items() if key != "name"},
+                "area": area,
+            }
+    return None
+
+
+def _folded(text: str) -> str:
+    """Return text as compared: case and spacing ignored."""
+    return " ".join(text.casefold().split())

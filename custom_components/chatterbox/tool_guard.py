@@ -12,11 +12,11 @@ import probatio
 
 from homeassistant.components import conversation
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import llm
+from homeassistant.helpers import area_registry as ar, llm
 
 from .const import LOGGER
 from .sensitive import PendingCall
-from .tool_args import ToolArgumentsError, drop_unmeant_arguments
+from .tool_args import ToolArgumentsError, by_area, drop_unmeant_arguments
 from .wire import format_tool
 
 # How long one tool may run before the model is told it hung.
@@ -33,6 +33,8 @@ MAX_FAILED_CALLS: Final = 3
 # The error of a call refused because it repeats one that ran already.
 REPEATED_CALL: Final = "RepeatedCall"
 TIMEOUT: Final = "Timeout"
+# Home Assistant's intents found no device by the arguments given.
+NO_MATCH: Final = "MatchFailedError"
 
 
 def _error(kind: str, text: str) -> llm.ToolResult:
@@ -126,12 +128,38 @@ class ToolGuard(llm.APIInstance):
                 "something else, or ask the user.",
             )
         self._calls[key] += 1
+        return await self._async_run_once(key, tool_input)
+
+    async def _async_run_once(
+        self, key: tuple[str, str], tool_input: llm.ToolInput
+    ) -> llm.ToolResult:
+        """Run a call that is no repeat; retry a room's devices named as one."""
         result = await self._async_run(tool_input)
         if result.data.get("error") == TIMEOUT:
             self._timed_out.add(key)
         else:
             self._timed_out.discard(key)
+        if result.data.get("error") == NO_MATCH and (
+            meant := by_area(tool_input.tool_args, self._area_names())
+        ):
+            LOGGER.debug(
+                "No device is named %r: calling %s for area %r instead",
+                tool_input.tool_args.get("name"),
+                tool_input.tool_name,
+                meant["area"],
+            )
+            retried = await self._async_call(replace(tool_input, tool_args=meant))
+            if not retried.error:
+                return retried
         return result
+
+    def _area_names(self) -> list[str]:
+        """Return the name and aliases of every area."""
+        return [
+            name
+            for area in ar.async_get(self.api.hass).async_list_areas()
+            for name in (area.name, *sorted(area.aliases))
+        ]
 
     def _without_unmeant_arguments(self, tool_input: llm.ToolInput) -> llm.ToolInput:
         """Drop what a model filled in without meaning: empty or copied whole."""

@@ -4,7 +4,7 @@ Through a real Home Assistant with Assist's tools, the openai SDK and the
 scripted server.
 """
 
-import json
+from typing import Any
 
 import pytest
 
@@ -14,7 +14,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from .conftest import ask
+from .conftest import ask, tool_result
 from .llm_server import Call, LLMServer, Text, ToolCalls
 
 LAMP = "light.living_room_lamp"
@@ -47,11 +47,11 @@ async def living_room_lamp(ha_core: HomeAssistant) -> str:
     return LAMP
 
 
-def tool_results(request: dict[str, object]) -> list[dict[str, object]]:
+def tool_results(request: dict[str, Any]) -> list[Any]:
     """Return the tool results a request carries, decoded."""
-    messages = request["messages"]
-    assert isinstance(messages, list)
-    return [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+    return [
+        tool_result(m["content"]) for m in request["messages"] if m["role"] == "tool"
+    ]
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from itertools import cycle
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 from openai.types.chat import ChatCompletionToolParam
 import pytest
 
@@ -491,6 +491,8 @@ def test_calls_among_text_in_any_chunking(
     ),
     sizes=CHUNK_SIZES,
 )
+# Found in CI: the backticks are the fence of the call that follows.
+@example(parts=["```", SAMPLES["llama 3 bare object"]], sizes=[1])
 def test_any_chunking_gives_the_same_calls_and_text(
     parts: Sequence[str | Sample], sizes: list[int]
 ) -> None:
@@ -500,10 +502,13 @@ def test_any_chunking_gives_the_same_calls_and_text(
 
     assert read(chunked(answer, sizes)) == whole
     assert read(answer) == whole
-    # Nothing but calls is taken out: every piece of text is still there.
-    for part in parts:
+    # Nothing but calls is taken out: every piece of text is still there,
+    # but for backticks just before a call, which open that call's fence
+    # ("```" then {"name": …}: a fenced call left unclosed).
+    for part, after in zip(parts, [*parts[1:], None], strict=False):
         if isinstance(part, str):
-            assert part in whole.text
+            kept = part.rstrip("`") if isinstance(after, Sample) else part
+            assert kept in whole.text
 
 
 MARKERS = ("<tool_call>", "<|python_tag|>", "[TOOL_CALLS]", "```", "<function=")

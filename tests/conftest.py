@@ -16,7 +16,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import llm
+from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -233,3 +233,144 @@ async def ask(
 def tool_result(content: str) -> Any:
     """Decode a tool message's content; near the cap a note to the model ends it."""
     return json.loads(content.split("\n\nNote: ", maxsplit=1)[0])
+
+
+@pytest.fixture
+async def guarded_home(ha_core: HomeAssistant) -> dict[str, str]:
+    """Build a home with sensitive and everyday devices, all exposed to Assist.
+
+    Locks (the front door, and two side doors of one name, in the kitchen and
+    the hallway), a garage door with its relay button in the garage, a
+    kitchen light, a pond pump switch; a script and a scene that unlock the
+    front door, and a script that only lights the kitchen. Returns the areas'
+    ids by name. Every device works through an input boolean, its state.
+    """
+    hass = ha_core
+    bolts = ("front_bolt", "side_bolt", "hall_bolt")
+    assert await async_setup_component(
+        hass,
+        "input_boolean",
+        {
+            "input_boolean": {
+                **{bolt: {"initial": True} for bolt in bolts},
+                "kitchen_power": {},
+                "pond_pump": {"initial": True},
+                "garage_open": {},
+            }
+        },
+    )
+
+    def flip(boolean: str, action: str) -> list[dict[str, Any]]:
+        entity = {"entity_id": f"input_boolean.{boolean}"}
+        return [{"action": f"input_boolean.{action}", "target": entity}]
+
+    def on(boolean: str) -> str:
+        return f"{{{{ is_state('input_boolean.{boolean}', 'on') }}}}"
+
+    locks = [
+        {
+            "name": name,
+            "unique_id": bolt,
+            "state": on(bolt),
+            "lock": flip(bolt, "turn_on"),
+            "unlock": flip(bolt, "turn_off"),
+        }
+        for name, bolt in zip(
+            ("Front door", "Side door", "Side door"), bolts, strict=True
+        )
+    ]
+    garage = "{{ 'open' if is_state('input_boolean.garage_open', 'on') else 'closed' }}"
+    assert await async_setup_component(
+        hass,
+        "template",
+        {
+            "template": [
+                {
+                    "lock": locks,
+                    "light": [
+                        {
+                            "name": "Kitchen light",
+                            "state": on("kitchen_power"),
+                            "turn_on": flip("kitchen_power", "turn_on"),
+                            "turn_off": flip("kitchen_power", "turn_off"),
+                        }
+                    ],
+                    "switch": [
+                        {
+                            "name": "Pond pump",
+                            "state": on("pond_pump"),
+                            "turn_on": flip("pond_pump", "turn_on"),
+                            "turn_off": flip("pond_pump", "turn_off"),
+                        }
+                    ],
+                    "cover": [
+                        {
+                            "name": "Garage door",
+                            "unique_id": "garage_door",
+                            "device_class": "garage",
+                            "state": garage,
+                            "open_cover": flip("garage_open", "turn_on"),
+                            "close_cover": flip("garage_open", "turn_off"),
+                        }
+                    ],
+                    "button": [
+                        {
+                            "name": "Garage relay",
+                            "unique_id": "garage_relay",
+                            "press": flip("garage_open", "turn_on"),
+                        }
+                    ],
+                }
+            ]
+        },
+    )
+    front = {"entity_id": "lock.front_door"}
+    assert await async_setup_component(
+        hass,
+        "script",
+        {
+            "script": {
+                "leave_home": {
+                    "alias": "Leave home",
+                    "sequence": [{"action": "lock.unlock", "target": front}],
+                },
+                "evening": {
+                    "alias": "Evening",
+                    "sequence": [
+                        {
+                            "action": "light.turn_on",
+                            "target": {"entity_id": "light.kitchen_light"},
+                        }
+                    ],
+                },
+            }
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "scene",
+        {"scene": [{"name": "Welcome", "entities": {"lock.front_door": "unlocked"}}]},
+    )
+    await hass.async_block_till_done()
+    areas = ar.async_get(hass)
+    ids = {
+        name: areas.async_create(name).id for name in ("Kitchen", "Hallway", "Garage")
+    }
+    entities = er.async_get(hass)
+    for entity_id, area in (
+        ("lock.side_door", "Kitchen"),
+        ("lock.side_door_2", "Hallway"),
+        ("cover.garage_door", "Garage"),
+        ("button.garage_relay", "Garage"),
+    ):
+        entities.async_update_entity(entity_id, area_id=ids[area])
+    for state in hass.states.async_all():
+        async_expose_entity(
+            hass,
+            conversation.DOMAIN,
+            state.entity_id,
+            should_expose=state.domain != "input_boolean",
+        )
+    assert hass.states.get("lock.front_door").state == "locked"
+    assert hass.states.get("cover.garage_door").state == "closed"
+    return ids

@@ -32,7 +32,7 @@ from custom_components.chatterbox.memory import (
     Memory,
     render,
 )
-from custom_components.chatterbox.sensitive import is_yes
+from custom_components.chatterbox.answers import is_yes
 from custom_components.chatterbox.skills.readable import compass, condition, local_time
 from custom_components.chatterbox.skills.safe_math import (
     CalculationError,
@@ -178,10 +178,10 @@ def test_is_yes_reads_any_answer(text: str) -> None:
 @given(
     word=st.sampled_from(YES_WORDS),
     before=st.sampled_from(["", " ", "¡", '"', "...", "\n"]),
-    after=st.sampled_from(["", ".", "!", ", please", ", unlock it", " 👍"]),
+    after=st.sampled_from(["", ".", "!", ", please", ", go ahead!", " 👍"]),
 )
 def test_a_yes_in_any_punctuation_confirms(word: str, before: str, after: str) -> None:
-    """Case and punctuation around the yes word do not matter."""
+    """Case and punctuation around the yes words do not matter."""
     assert is_yes(f"{before}{word}{after}")
 
 

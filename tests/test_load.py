@@ -52,7 +52,6 @@ from custom_components.chatterbox.tool_guard import ToolGuard
 
 from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
 from .llm_server import CHAT_PATH, Call, ChatReply, LLMServer, Text, ToolCalls
-from .test_confirmation import LOCK, QUESTION, SATELLITE, front_door  # noqa: F401
 
 CONVERSATIONS = 100
 TURNS = 5
@@ -305,6 +304,9 @@ def max_overlap(spans: list[tuple[float, float | None]]) -> int:
 # take some 140 s of CPU on a 2-core machine: scripts/test runs them once, on
 # its first Home Assistant, with CHATTERBOX_FINISHED=10000.
 FINISHED = int(os.environ.get("CHATTERBOX_FINISHED", "1000"))
+LOCK = "lock.front_door"
+QUESTION = "Do you want me to unlock Front door?"
+SATELLITE = "kitchen0satellite0device"
 AT_ONCE = 50
 UNLOCK_EVERY = 2
 
@@ -324,9 +326,8 @@ class Remembering:
             self.crossed.append(body)
         last_user = next(m for m in reversed(body["messages"]) if m["role"] == "user")
         if "unlock" in last_user["content"]:
-            if not since_user(body):
-                return ToolCalls([Call("HassTurnOff", {"name": "Front door"})])
-            return Text(QUESTION)
+            # The agent asks the question itself: the model is not asked again.
+            return ToolCalls([Call("HassTurnOff", {"name": "Front door"})])
         return Text(" ".join(sorted(mine)))
 
 
@@ -379,7 +380,7 @@ async def say_from(
         }
     ],
 )
-@pytest.mark.usefixtures("front_door")
+@pytest.mark.usefixtures("guarded_home")
 async def test_what_is_left_after_thousands_of_conversations(
     hass: HomeAssistant,
     llm_server: LLMServer,
@@ -463,7 +464,7 @@ async def forget_idle_conversations(hass: HomeAssistant) -> None:
     await hass.async_block_till_done()
 
 
-@pytest.mark.usefixtures("loaded_entry", "front_door")
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_held_unlock_goes_when_home_assistant_forgets_the_conversation(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:
@@ -474,10 +475,7 @@ async def test_a_held_unlock_goes_when_home_assistant_forgets_the_conversation(
     forgets the idle conversation. Later a new conversation under the same id
     starts with "Yes": the model hears a plain yes, and the door stays locked.
     """
-    llm_server.reply(
-        ToolCalls([Call("HassTurnOff", {"name": "Front door"})]),
-        Text(QUESTION),
-    )
+    llm_server.reply(ToolCalls([Call("HassTurnOff", {"name": "Front door"})]))
     said = await say_from(hass, "Unlock the front door", SATELLITE, "kitchen")
     assert said.response.speech["plain"]["speech"] == QUESTION
 

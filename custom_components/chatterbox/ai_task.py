@@ -56,7 +56,10 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
             if task.structure is None
             else _response_format(task.name, task.structure, chat_log.llm_api)
         )
-        await self._async_handle_chat_log(chat_log, structure=response_format)
+        # Nobody is there to say yes: sensitive calls get the automation policy.
+        await self._async_handle_chat_log(
+            chat_log, structure=response_format, attended=False
+        )
         if task.structure is None:
             return ai_task.GenDataTaskResult(
                 conversation_id=chat_log.conversation_id, data=_answer(chat_log)
@@ -68,7 +71,9 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
             chat_log.async_add_user_content(
                 conversation.UserContent(RETRY_NOTE.format(error=err))
             )
-            await self._async_handle_chat_log(chat_log, structure=response_format)
+            await self._async_handle_chat_log(
+                chat_log, structure=response_format, attended=False
+            )
             try:
                 data = _validated(_answer(chat_log), task.structure)
             except ValueError as again:

@@ -36,6 +36,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import ChatterboxConfigEntry
+from .answers import is_yes
 from .capabilities import Capabilities
 from .client import describe
 from .const import (
@@ -82,7 +83,7 @@ from .errors import (
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from .repairs import async_model_missing, async_update_tools_issue
-from .sensitive import DEFAULT_KINDS, PendingCall, is_yes, sensitive_action
+from .sensitive import DEFAULT_KINDS, PendingCall, and_list, sensitive_action
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
@@ -133,9 +134,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
-        # The sensitive call each recent conversation waits to confirm, with
+        # The sensitive calls each recent conversation waits to confirm, with
         # who was asked where (_asked): only they may say yes.
-        self._pending: dict[str, tuple[str, PendingCall]] = {}
+        self._pending: dict[str, tuple[str, tuple[PendingCall, ...]]] = {}
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
@@ -267,27 +268,27 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     chat_log, iteration, stats, chat_log.content[start:], estimated
                 )
                 # TOOL_DECISION
+                if guard is not None and guard.held:
+                    # RESPONSE_COMPOSITION: the agent's own question, naming
+                    # every held call, is the last thing the user hears,
+                    # whatever the model said before it; a yes runs exactly
+                    # those calls in the next turn.
+                    await _async_ask_for_yes(chat_log, self.entity_id, guard.held)
+                    _keep_recent(
+                        self._pending,
+                        chat_log.conversation_id,
+                        (_asked(guard), tuple(guard.held)),
+                    )
+                    break
                 try:
                     self._check_answer(stats, turn, left, limit)
                 except HomeAssistantError as err:
-                    if guard is not None and guard.pending is not None:
-                        # Told to ask for the user's yes, the model called
-                        # again or said nothing: the agent asks, and a yes
-                        # runs the call.
-                        _ask_for_yes(chat_log, self.entity_id, guard.pending)
-                        break
                     if err.translation_key == "out_of_steps":
                         raise user_error(_unfinished(chat_log, guard)) from err
                     raise
                 if not chat_log.unresponded_tool_results:
                     break  # RESPONSE_COMPOSITION: the answer is in the chat log
                 # RESULT_AGGREGATION: the results are in the chat log; go again.
-            if guard is not None and guard.pending is not None:
-                _keep_recent(
-                    self._pending,
-                    chat_log.conversation_id,
-                    (_asked(guard), guard.pending),
-                )
 
     def _check_answer(
         self, stats: StreamStats, turn: _Turn, left: int, limit: int
@@ -328,34 +329,35 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
     async def _async_guard_sensitive(
         self, chat_log: conversation.ChatLog, guard: ToolGuard, *, attended: bool
     ) -> None:
-        """Hold sensitive calls for the user's yes; run the one they said yes to."""
+        """Hold sensitive calls for the user's yes; run the ones they said yes to.
+
+        Held calls live for the next turn only: whatever it says, they are
+        dropped unless it is a clear yes from whoever was asked.
+        """
         options = self.subentry.data
-        if self.subentry.subentry_type != SUBENTRY_CONVERSATION or not options.get(
-            CONF_CONFIRM, True
-        ):
+        if not options.get(CONF_CONFIRM, True):
             return
         if not attended and options.get(CONF_UNATTENDED) == UNATTENDED_ALLOW:
             return
-        assistant = guard.llm_context.assistant
         kinds = options.get(CONF_SENSITIVE_KINDS, DEFAULT_KINDS)
         guard.sensitive = lambda tool, args: sensitive_action(
-            self.hass, tool, args, assistant, kinds
+            self.hass, tool, args, guard.llm_context, kinds
         )
         guard.unattended = not attended
-        asked, pending = self._pending.pop(chat_log.conversation_id, ("", None))
+        asked, held = self._pending.pop(chat_log.conversation_id, ("", ()))
         answer = chat_log.content[-1]
         if (
-            pending is None
+            not held
             or asked != _asked(guard)
             or not isinstance(answer, conversation.UserContent)
             or not is_yes(answer.content)
         ):
             return
-        # Exactly the call the user said yes to, and nothing else, runs now.
-        guard.confirmed = pending
-        call = llm.ToolInput(pending.tool_name, dict(pending.tool_args))
+        # Exactly the calls the question named, and nothing else, run now.
+        guard.confirmed = list(held)
+        calls = [llm.ToolInput(call.tool_name, dict(call.tool_args)) for call in held]
         async for _result in chat_log.async_add_assistant_content(
-            conversation.AssistantContent(agent_id=self.entity_id, tool_calls=[call])
+            conversation.AssistantContent(agent_id=self.entity_id, tool_calls=calls)
         ):
             pass
 
@@ -849,14 +851,23 @@ def _asked(guard: ToolGuard) -> str:
     return f"{user_id} {guard.llm_context.device_id}"
 
 
-def _ask_for_yes(
-    chat_log: conversation.ChatLog, agent_id: str, pending: PendingCall
+async def _async_ask_for_yes(
+    chat_log: conversation.ChatLog, agent_id: str, held: Sequence[PendingCall]
 ) -> None:
-    """End the turn with the question a held call waits on."""
-    question = str(user_error("confirm_action", action=pending.action))
-    chat_log.async_add_assistant_content_without_tools(
-        conversation.AssistantContent(agent_id=agent_id, content=question)
-    )
+    """End the turn with the question the held calls wait on.
+
+    As a streamed message, so a voice pipeline that already speaks the model's
+    words speaks the question after them.
+    """
+    actions = and_list([call.action for call in held])
+    question = str(user_error("confirm_action", action=actions))
+
+    async def deltas() -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+        yield {"role": "assistant"}
+        yield {"content": question}
+
+    async for _content in chat_log.async_add_delta_content_stream(agent_id, deltas()):
+        pass
 
 
 def _unfinished(chat_log: conversation.ChatLog, guard: ToolGuard | None) -> str:

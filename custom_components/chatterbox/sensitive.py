@@ -1,25 +1,27 @@
-"""Which tool calls need the user's yes before they run.
+"""Which tool calls need the user's yes before they run, and the words for them.
 
-A call is sensitive when its tool may write and it either acts on an entity of
-a sensitive kind (by default a lock, an alarm panel, a valve, a garage door,
-door or gate cover; the user may choose others), or its tool says, explicitly,
-that it is destructive and acts outside Home Assistant. Home Assistant gives
-every tool that declares nothing those same defaults, intent tools included,
-so only explicit annotations count: otherwise every light switch would become
-a question.
+A call is sensitive when its tool may write and it reaches an entity of a
+sensitive kind (by default a lock, an alarm panel, a valve, a garage door, door
+or gate cover; the user may choose others), directly or through a script,
+automation, scene or group it runs; when what it reaches cannot be worked out;
+or when its tool says, explicitly, that it is destructive and acts outside Home
+Assistant. Home Assistant gives every tool that declares nothing those same
+defaults, intent tools included, so only explicit annotations count there:
+otherwise every light switch would become a question.
 
-The targets are found from the call's arguments, the way Home Assistant's
-intents find them: `HassTurnOff` unlocks a lock, so the tool name alone says
-nothing.
+What a call reaches is found the way Home Assistant will act (targets.py):
+`HassTurnOff` unlocks a lock, so the tool name alone says nothing.
 """
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 import re
 from typing import Any, Final
 
 from homeassistant.core import HomeAssistant, State
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import llm
+
+from .targets import Reach, named_action, reach, runs_script
 
 # The kinds of entity a user can choose to guard: a domain, or a cover of a
 # device class, which Home Assistant gives its own words ("garage door").
@@ -35,6 +37,7 @@ KINDS: Final = {
     "climate": ("climate", None),
     "water_heater": ("water_heater", None),
     "switch": ("switch", None),
+    "button": ("button", None),
 }
 DEFAULT_KINDS: Final = (
     "lock",
@@ -44,13 +47,6 @@ DEFAULT_KINDS: Final = (
     "door",
     "gate",
 )
-# What the user may answer to go ahead, in the languages Assist speaks most.
-_YES: Final = frozenset(
-    {
-        "yes", "yeah", "yep", "sure", "ok", "okay", "please", "do it", "go ahead",
-        "confirm", "ja", "jawohl", "oui", "si", "sí", "sì", "tak", "da", "sim",
-    }
-)  # fmt: skip
 _VERBS: Final = {
     ("lock", "HassTurnOn"): "lock",
     ("lock", "HassTurnOff"): "unlock",
@@ -58,7 +54,10 @@ _VERBS: Final = {
     ("cover", "HassTurnOff"): "close",
     ("valve", "HassTurnOn"): "open",
     ("valve", "HassTurnOff"): "close",
+    ("button", "HassTurnOn"): "press",
 }
+# A question names this many entities at most, then counts the rest.
+_MAX_NAMED: Final = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,69 +74,72 @@ def sensitive_action(
     hass: HomeAssistant,
     tool: llm.Tool,
     tool_args: Mapping[str, Any],
-    assistant: str | None,
+    llm_context: llm.LLMContext,
     kinds: Collection[str] = DEFAULT_KINDS,
 ) -> str | None:
     """Say in words what a sensitive call would do, or None if it is not one."""
     if tool.annotations.read_only:
         return None
-    guarded = {KINDS[kind] for kind in kinds if kind in KINDS}
-    targets = [
-        state
-        for state in _targets(hass, tool_args, assistant)
-        if (state.domain, None) in guarded
-        or (state.domain, state.attributes.get("device_class")) in guarded
-    ]
     bare = tool.name.rsplit("__", 1)[-1]
-    if targets:
-        verb = _VERBS.get((targets[0].domain, bare), _words(bare))
-        return f"{verb} {' and '.join(state.name for state in targets)}"
+    action = named_action(tool, tool_args)
+    reached = reach(hass, tool, tool_args, llm_context)
+    if reached is None:
+        # A template, rendered only when the call runs: it could reach anything.
+        return f"{_words(bare)} {'.'.join(action)}" if action else _words(bare)
+    guarded = {KINDS[kind] for kind in kinds if kind in KINDS}
+    states = [
+        state
+        for entity_id in sorted(reached.every)
+        if (state := hass.states.get(entity_id)) is not None
+        and (
+            (state.domain, None) in guarded
+            or (state.domain, state.attributes.get("device_class")) in guarded
+        )
+    ]
+    if states:
+        if runs_script(action):
+            verb = "run"
+        elif action is not None:
+            verb = _words(action[1])
+        elif direct := [state for state in states if state.entity_id in reached.direct]:
+            verb = _VERBS.get((direct[0].domain, bare), _words(bare))
+        else:
+            verb = _words(bare)  # turning on a scene is no opening of its door
+        return _describe(hass, verb, reached, states)
     declared = tool.annotations != llm.ToolAnnotations()
     if declared and tool.annotations.destructive and tool.annotations.open_world:
         return _words(bare)
     return None
 
 
-def is_yes(text: str) -> bool:
-    """Tell whether an answer confirms: a yes word, alone or leading."""
-    words = re.sub(r"[^\w\s]", " ", text.casefold()).split()
-    return bool(words) and (
-        words[0] in _YES or " ".join(words[:2]) in _YES or " ".join(words) in _YES
-    )
+def _describe(
+    hass: HomeAssistant, verb: str, reached: Reach, guarded: Sequence[State]
+) -> str:
+    """Say what a call does to the guarded entities it reaches."""
+    through = [state for state in guarded if state.entity_id not in reached.direct]
+    if not through:
+        return f"{verb} {_names(guarded)}"
+    runs = [
+        state
+        for entity_id in sorted(reached.direct)
+        if (state := hass.states.get(entity_id)) is not None
+    ]
+    return f"{verb} {_names(runs)}, which acts on {_names(through)}"
 
 
-def _targets(
-    hass: HomeAssistant, tool_args: Mapping[str, Any], assistant: str | None
-) -> list[State]:
-    """Find the entities an intent-style call means, as the intent would."""
-    if not any(tool_args.get(key) for key in ("name", "area", "floor")):
-        return []
-    result = intent.async_match_targets(
-        hass,
-        intent.MatchTargetsConstraints(
-            name=_text(tool_args.get("name")),
-            area_name=_text(tool_args.get("area")),
-            floor_name=_text(tool_args.get("floor")),
-            domains=_texts(tool_args.get("domain")),
-            device_classes=_texts(tool_args.get("device_class")),
-            assistant=assistant,
-        ),
-    )
-    return list(result.states) if result.is_match else []
+def _names(states: Sequence[State]) -> str:
+    """Name entities as a person would list them: "A, B and 2 more"."""
+    names = [state.name for state in states[:_MAX_NAMED]]
+    if len(states) > _MAX_NAMED:
+        names.append(f"{len(states) - _MAX_NAMED} more")
+    return and_list(names)
 
 
-def _text(value: Any) -> str | None:
-    """Return a string argument, or None."""
-    return value if isinstance(value, str) and value else None
-
-
-def _texts(value: Any) -> Collection[str] | None:
-    """Return a list argument of strings, or None."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return value
-    return None
+def and_list(items: Sequence[str]) -> str:
+    """Join words as a list is said: "A", "A and B", "A, B and C"."""
+    if len(items) < 2:  # noqa: PLR2004
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _words(name: str) -> str:

@@ -187,15 +187,20 @@ def drop_unmeant_arguments(
       turns on a light with every one of HassTurnOn's 22 device classes, a
       filter that matches no light.
 
-    Either way the call fails however often it is tried. Returns the arguments
-    without them, and their names.
+    Either way the call fails however often it is tried. An argument that is
+    no parameter of a tool that takes no others goes too: an intent tool would
+    still pass it on to its handler (`preferred_area_id`, which chooses
+    between two locks of one name). Returns the arguments without them, and
+    their names.
     """
     properties = parameters.get("properties") or {}
     required = set(parameters.get("required") or ())
+    closed = parameters.get("additionalProperties") is False
     dropped = [
         name
         for name, value in arguments.items()
-        if (value in ("", None) and name not in required)
+        if (closed and name not in properties)
+        or (value in ("", None) and name not in required)
         or (
             isinstance(value, list)
             and isinstance(prop := properties.get(name), dict)

@@ -67,16 +67,15 @@ class ToolGuard(llm.APIInstance):
         """Say what a call needing the user's yes would do; None to allow all."""
         self.unattended = False
         """No person is there to say yes: sensitive calls are refused."""
-        self.confirmed: PendingCall | None = None
-        """The one sensitive call the user said yes to, in this turn."""
-        self.pending: PendingCall | None = None
-        """The sensitive call held back, waiting for the user's yes."""
+        self.confirmed: list[PendingCall] = []
+        """The sensitive calls the user said yes to: each runs once, as asked."""
+        self.held: list[PendingCall] = []
+        """The sensitive calls held back in this turn, for the user's yes."""
         self.answer_now = False
         """The next request asks for the answer, without tools: a call was
         refused as a repeat (the model goes round in circles), calls failed
-        MAX_FAILED_CALLS times, one was held for the user's yes (the model
-        has to ask, and a small one calls again), or refused for want of a
-        person to say yes."""
+        MAX_FAILED_CALLS times, or one was refused for want of a person to
+        say yes."""
         self._calls: Counter[tuple[str, str]] = Counter()
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
@@ -114,8 +113,6 @@ class ToolGuard(llm.APIInstance):
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
         tool_input = self._without_unmeant_arguments(tool_input)
-        if (refusal := self._hold_back(tool_input)) is not None:
-            return refusal
         key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         if (made := self._calls[key]) and (
             key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
@@ -127,6 +124,8 @@ class ToolGuard(llm.APIInstance):
                 "and was not run again: its result is above. Use it, try "
                 "something else, or ask the user.",
             )
+        if (refusal := self._hold_back(tool_input)) is not None:
+            return refusal
         self._calls[key] += 1
         return await self._async_run_once(key, tool_input)
 
@@ -179,7 +178,7 @@ class ToolGuard(llm.APIInstance):
         return replace(tool_input, tool_args=arguments)
 
     def _hold_back(self, tool_input: llm.ToolInput) -> llm.ToolResult | None:
-        """Keep a sensitive call from running until the user says yes."""
+        """Keep a sensitive call from running until the user says yes to it."""
         if self.sensitive is None:
             return None
         tool = next(tool for tool in self.tools if tool.name == tool_input.tool_name)
@@ -187,7 +186,9 @@ class ToolGuard(llm.APIInstance):
         if action is None:
             return None
         call = PendingCall(tool_input.tool_name, tool_input.tool_args, action)
-        if call == self.confirmed:
+        if call in self.confirmed:
+            # Said yes to, exactly as asked: it runs once.
+            self.confirmed.remove(call)
             return None
         if self.unattended:
             self.answer_now = True  # trying again cannot help
@@ -196,12 +197,12 @@ class ToolGuard(llm.APIInstance):
                 f"Not done: to {action} needs a person to confirm it, and this "
                 "request came from an automation. Say that it was not done.",
             )
-        self.pending = call
-        self.answer_now = True
+        if call not in self.held:
+            self.held.append(call)
         return _error(
             "ConfirmationNeeded",
-            f"Not done yet: this needs the user's yes first. Ask the user "
-            f'exactly: "Do you want me to {action}?" and wait for the answer.',
+            f"Not done: to {action} needs the user's yes first. The user is "
+            "asked, and a yes runs it.",
         )
 
     def resolve(self, name: str) -> str | None:

@@ -1,0 +1,351 @@
+"""Every way a call can reach a sensitive device meets the question.
+
+Each story is a call a model can make, through Home Assistant as a user
+reaches it, that acts on a lock or a garage door without naming it plainly.
+"""
+
+from typing import Any, override
+
+import probatio
+import pytest
+
+from homeassistant.components import ai_task, conversation
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import device_registry as dr, llm
+from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+
+from custom_components.chatterbox.const import SUBENTRY_AI_TASK
+
+from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
+from .llm_server import Call, LLMServer, Text, ToolCalls
+
+FRONT = "lock.front_door"
+GARAGE = "cover.garage_door"
+SIDE_DOORS = ("lock.side_door", "lock.side_door_2")  # kitchen, hallway
+UNLOCK = "Do you want me to unlock Front door?"
+
+pytestmark = pytest.mark.usefixtures("loaded_entry")
+
+
+class _Operate(llm.Tool):
+    """Another integration's tool: an action on an entity, declaring nothing."""
+
+    name = "operate"
+    description = "Run a Home Assistant action on one entity."
+    integration = "house"
+    parameters = probatio.Schema(
+        {probatio.Required("action"): str, probatio.Required("entity_id"): str}
+    )
+
+    @override
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: Any
+    ) -> llm.ToolResult:
+        """Call the action."""
+        domain, service = tool_input.tool_args["action"].split(".")
+        await hass.services.async_call(
+            domain,
+            service,
+            {"entity_id": tool_input.tool_args["entity_id"]},
+            blocking=True,
+        )
+        return llm.ToolResult(data={"success": True})
+
+
+class _HouseAPI(llm.API):
+    """An LLM API another integration registers, with the operate tool."""
+
+    @override
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        """Return the API with its one tool."""
+        return llm.APIInstance(
+            api=self, api_prompt="", llm_context=llm_context, tools=[_Operate()]
+        )
+
+
+async def _say(
+    hass: HomeAssistant,
+    text: str,
+    device_id: str | None = "satellite",
+    context: Context | None = None,
+) -> str:
+    """Speak to the agent from a device, in one conversation; return the answer."""
+    result = await hass.async_create_task(
+        conversation.async_converse(
+            hass,
+            text,
+            "reach",
+            context or Context(),
+            agent_id=AGENT_ENTITY_ID,
+            language="en",
+            device_id=device_id,
+        )
+    )
+    return str(result.response.speech["plain"]["speech"])
+
+
+def _states(hass: HomeAssistant, *entity_ids: str) -> list[str]:
+    """Return the entities' states."""
+    return [hass.states.get(entity_id).state for entity_id in entity_ids]
+
+
+@pytest.mark.parametrize(
+    ("args", "question"),
+    [
+        (
+            {"domain": ["lock"]},
+            "Do you want me to unlock Front door, Side door and Side door?",
+        ),
+        (
+            {"name": "", "domain": ["lock"]},
+            "Do you want me to unlock Front door, Side door and Side door?",
+        ),
+        (
+            {"domain": ["cover"], "device_class": ["garage"]},
+            "Do you want me to close Garage door?",
+        ),
+    ],
+    ids=["locks-by-domain", "empty-name", "garage-by-class"],
+)
+async def test_a_call_without_a_name_is_asked_about(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    args: dict[str, Any],
+    question: str,
+) -> None:
+    """The model targets every lock, or every garage door, by kind alone."""
+    llm_server.reply(ToolCalls([Call("HassTurnOff", args)]))
+
+    assert await _say(hass, "Make the house ready") == question
+
+    assert _states(hass, FRONT, *SIDE_DOORS) == ["locked"] * 3
+
+
+async def test_an_automation_cannot_unlock_every_lock_by_kind(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """Unattended, the same call is refused outright."""
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOff", {"domain": ["lock"]})]), Text("Not done.")
+    )
+
+    await ask(hass, "Unlock everything")
+
+    assert _states(hass, FRONT, *SIDE_DOORS) == ["locked"] * 3
+    refused = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert refused["data"]["error"] == "NotAllowed"
+
+
+async def test_the_name_all_is_no_way_around(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """Home Assistant reads the name "all" as no name: everything in the garage."""
+    llm_server.reply(ToolCalls([Call("HassTurnOn", {"name": "all", "area": "Garage"})]))
+
+    assert await _say(hass, "Open up the garage") == (
+        "Do you want me to open Garage door?"
+    )
+
+    assert _states(hass, GARAGE) == ["closed"]
+    llm_server.reply(Text("The garage is open."))
+    assert await _say(hass, "Yes") == "The garage is open."
+    assert _states(hass, GARAGE) == ["open"]
+
+
+async def test_a_shared_name_resolved_by_the_satellites_area_is_asked_about(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    config_entry: MockConfigEntry,
+) -> None:
+    """Two locks are called Side door; the kitchen satellite means the kitchen's.
+
+    The question is asked, and the yes unlocks the one Home Assistant picks.
+    """
+    devices = dr.async_get(hass)
+    satellite = devices.async_get_or_create(
+        config_entry_id=config_entry.entry_id, identifiers={("test", "kitchen")}
+    )
+    devices.async_update_device(satellite.id, area_id=guarded_home["Kitchen"])
+    llm_server.reply(ToolCalls([Call("HassTurnOff", {"name": "Side door"})]))
+
+    assert await _say(hass, "Unlock the side door", satellite.id) == (
+        "Do you want me to unlock Side door?"
+    )
+    assert _states(hass, *SIDE_DOORS) == ["locked", "locked"]
+
+    llm_server.reply(Text("Unlocked."))
+    await _say(hass, "Yes", satellite.id)
+
+    assert _states(hass, *SIDE_DOORS) == ["unlocked", "locked"]
+
+
+async def test_a_preference_the_model_adds_is_dropped(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """The model picks a side door with preferred_area_id, no parameter of the tool.
+
+    The argument is dropped before the call runs: the name stays ambiguous, the
+    intent fails, and both doors stay locked.
+    """
+    hallway = guarded_home["Hallway"]
+    llm_server.reply(
+        ToolCalls(
+            [Call("HassTurnOff", {"name": "Side door", "preferred_area_id": hallway})]
+        ),
+        Text("Which side door?"),
+    )
+
+    assert await _say(hass, "Unlock the side door") == "Which side door?"
+
+    assert _states(hass, *SIDE_DOORS) == ["locked", "locked"]
+    failed = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert failed["error"] is True
+    assert hallway not in str(llm_server.last_chat_request["messages"][-1])
+
+
+async def test_a_script_that_unlocks_is_asked_about(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """The script tool declares nothing, but its script unlocks the front door."""
+    llm_server.reply(ToolCalls([Call("script__leave_home", {})]))
+
+    assert await _say(hass, "I'm leaving") == (
+        "Do you want me to run Leave home, which acts on Front door?"
+    )
+    assert _states(hass, FRONT) == ["locked"]
+
+    llm_server.reply(Text("Done."))
+    await _say(hass, "Yes, go ahead")
+
+    assert _states(hass, FRONT) == ["unlocked"]
+
+
+async def test_a_scene_that_unlocks_is_asked_about(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """Turning on a scene sets the lock it holds: that is an unlock too."""
+    llm_server.reply(ToolCalls([Call("HassTurnOn", {"name": "Welcome"})]))
+
+    assert await _say(hass, "Welcome mode") == (
+        "Do you want me to turn on Welcome, which acts on Front door?"
+    )
+
+    assert _states(hass, FRONT) == ["locked"]
+
+
+async def test_a_script_that_reaches_nothing_sensitive_runs_at_once(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """The evening script only lights the kitchen: no question."""
+    llm_server.reply(ToolCalls([Call("script__evening", {})]), Text("Evening set."))
+
+    assert await _say(hass, "Evening, please") == "Evening set."
+
+    assert _states(hass, "light.kitchen_light") == ["on"]
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [{CONF_MODEL: MODELS[0], CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, "house"]}],
+)
+async def test_another_integrations_action_tool_is_asked_about(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """A tool that takes an action and an entity: what it names is what it acts on."""
+    llm.async_register_api(hass, _HouseAPI(hass=hass, id="house", name="House"))
+    unlock = {"action": "lock.unlock", "entity_id": FRONT}
+    llm_server.reply(ToolCalls([Call("operate", unlock)]))
+
+    assert await _say(hass, "Open the door for the plumber") == UNLOCK
+    assert _states(hass, FRONT) == ["locked"]
+
+    llm_server.reply(Text("Unlocked."))
+    await _say(hass, "Ok")
+
+    assert _states(hass, FRONT) == ["unlocked"]
+
+
+@pytest.mark.skipif(
+    not hasattr(llm, "LLM_API_HOME_ASSISTANT"),
+    reason="Home Assistant 2026.11 brought the homeassistant API",
+)
+@pytest.mark.parametrize(
+    "agent_data",
+    [{CONF_MODEL: MODELS[0], CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, "homeassistant"]}],
+)
+@pytest.mark.parametrize(
+    ("target", "question"),
+    [
+        ({"entity_id": FRONT}, UNLOCK),
+        (
+            {"entity_id": "{{ states.lock | map(attribute='entity_id') | list }}"},
+            "Do you want me to call action lock.unlock?",
+        ),
+    ],
+    ids=["by-id", "by-template"],
+)
+async def test_call_action_is_asked_about(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    hass_admin_user: MockUser,
+    target: dict[str, str],
+    question: str,
+) -> None:
+    """An administrator's agent calls lock.unlock itself, plainly or by template.
+
+    A template is only rendered when the call runs: what it reaches can't be
+    known before, so it is asked about.
+    """
+    call = {"action": "lock.unlock", "target": target}
+    llm_server.reply(ToolCalls([Call("homeassistant__call_action", call)]))
+    admin = Context(user_id=hass_admin_user.id)
+
+    assert await _say(hass, "Let them in", context=admin) == question
+
+    assert _states(hass, FRONT) == ["locked"]
+
+
+async def test_an_ai_task_given_an_api_cannot_unlock(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    config_entry: MockConfigEntry,
+) -> None:
+    """Another integration hands a task its API: the unlock gets the automation policy.
+
+    Nobody is there to say yes, so the call is refused, not asked about.
+    """
+    hass.config_entries.async_add_subentry(
+        config_entry,
+        ConfigSubentry(
+            data={CONF_MODEL: MODELS[0]},
+            subentry_type=SUBENTRY_AI_TASK,
+            title="Tasks",
+            unique_id=None,
+        ),
+    )
+    await hass.async_block_till_done()
+    api = _HouseAPI(hass=hass, id="house", name="House")
+    llm.async_register_api(hass, api)
+    unlock = {"action": "lock.unlock", "entity_id": FRONT}
+    llm_server.reply(ToolCalls([Call("operate", unlock)]), Text("Not done."))
+
+    result = await ai_task.async_generate_data(
+        hass,
+        task_name="Door",
+        entity_id="ai_task.tasks",
+        instructions="Let the plumber in",
+        llm_api=api,
+    )
+
+    assert result.data == "Not done."
+    assert _states(hass, FRONT) == ["locked"]
+    refused = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert refused["data"]["error"] == "NotAllowed"

@@ -20,6 +20,7 @@ import pytest
 from homeassistant.exceptions import HomeAssistantError
 
 from custom_components.chatterbox.ai_task import _validated
+from custom_components.chatterbox.answers import is_yes
 from custom_components.chatterbox.client import Failure, classify, describe
 from custom_components.chatterbox.errors import (
     MAX_RETRY_AFTER,
@@ -32,7 +33,6 @@ from custom_components.chatterbox.memory import (
     Memory,
     render,
 )
-from custom_components.chatterbox.answers import is_yes
 from custom_components.chatterbox.skills.readable import compass, condition, local_time
 from custom_components.chatterbox.skills.safe_math import (
     CalculationError,

@@ -13,10 +13,12 @@ from homeassistant.components import ai_task, conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import device_registry as dr, llm
+from homeassistant.helpers import device_registry as dr, intent, llm
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from custom_components.chatterbox.const import SUBENTRY_AI_TASK
+from custom_components.chatterbox.sensitive import DEFAULT_KINDS, sensitive_action
 
 from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
 from .llm_server import Call, LLMServer, Text, ToolCalls
@@ -349,3 +351,157 @@ async def test_an_ai_task_given_an_api_cannot_unlock(
     assert _states(hass, FRONT) == ["locked"]
     refused = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
     assert refused["data"]["error"] == "NotAllowed"
+
+
+class _Free(llm.Tool):
+    """A tool that takes any arguments, and says how it behaves."""
+
+    def __init__(self, annotations: llm.ToolAnnotations | None = None) -> None:
+        """Name the tool; by default it declares nothing."""
+        self.name = "free"
+        self.parameters = probatio.Schema({}, extra=probatio.ALLOW_EXTRA)
+        self.annotations = annotations or llm.ToolAnnotations()
+
+    @override
+    async def async_call(  # pragma: no cover - never called
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: Any
+    ) -> llm.ToolResult:
+        """Do nothing."""
+        return llm.ToolResult(data={})
+
+
+def _intent_tool(hass: HomeAssistant, intent_type: str) -> llm.Tool:
+    """Return Home Assistant's own tool for an intent, as an API would build it."""
+    handler = next(h for h in intent.async_get(hass) if h.intent_type == intent_type)
+    return llm.IntentTool(intent_type, handler)
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    """Return arguments nested this deep, with an entity id at the bottom."""
+    value: Any = {"entity_id": FRONT}
+    for _ in range(depth):
+        value = {"next": value}
+    return value
+
+
+EVERYTHING = ["lock", "garage", "button", "switch"]
+READ_ONLY = llm.ToolAnnotations(read_only=True, destructive=False, open_world=False)
+OUTSIDE = llm.ToolAnnotations(destructive=True, open_world=True, idempotent=True)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "kinds", "action"),
+    [
+        # Intents, with the tool under another API's namespace too.
+        ("HassTurnOff", {"name": "Front door"}, None, "unlock Front door"),
+        ("ns__HassTurnOff", {"name": "Front door"}, None, "unlock Front door"),
+        ("HassTurnOn", {"name": "Kitchen light"}, None, None),
+        ("HassTurnOn", {"name": "Nothing here"}, None, None),
+        ("HassTurnOn", {}, None, None),
+        ("HassTurnOn", {"name": "Garage door", "device_class": ["bogus"]}, None, None),
+        # A handler of its own: whatever it might choose counts.
+        ("HassGetState", {"name": "Side door"}, None,
+         "get state Side door and Side door"),
+        ("HassGetState", {"domain": "cover"}, None, "get state Garage door"),
+        ("HassGetState", {}, None, None),
+        # Actions and ids in the arguments, however given.
+        ("free", {"action": "lock.unlock", "entity_id": "all"}, None,
+         "unlock Front door, Side door and Side door"),
+        ("free", {"target": {"entity_id": [FRONT]}, "action": "lock.unlock"}, None,
+         "unlock Front door"),
+        ("free", {"action": "lock.unlock", "entity_id": "{{ 'lock.front_door' }}"},
+         None, "free lock.unlock"),
+        ("free", {"entity_id": ["{% raw %}"]}, None, "free"),
+        ("free", _nested(40), None, "free"),
+        ("free", _nested(3), None, "free Front door"),
+        ("free", {"entity_id": 5, "area_id": "garage"}, None, "free Garage door"),
+        ("free", {"action": "script.turn_on", "entity_id": "script.leave_home"}, None,
+         "turn on Leave home, which acts on Front door"),
+        ("free", {"entity_id": [FRONT, *SIDE_DOORS, GARAGE, "button.garage_relay",
+                                "switch.pond_pump"]}, EVERYTHING,
+         "free Garage relay, Garage door, Front door, Side door, Side door and 1 more"),
+        ("free", {"item": "milk"}, None, None),
+    ],
+)  # fmt: skip
+async def test_what_a_call_reaches(
+    hass: HomeAssistant,
+    guarded_home: dict[str, str],
+    tool: str,
+    args: dict[str, Any],
+    kinds: list[str] | None,
+    action: str | None,
+) -> None:
+    """What a call acts on is found as Home Assistant will act, then named."""
+    if tool == "free":
+        built: llm.Tool = _Free()
+    elif tool.startswith("ns__"):
+        built = llm.NamespacedTool("ns", _intent_tool(hass, tool.removeprefix("ns__")))
+    else:
+        built = _intent_tool(hass, tool)
+    args = {
+        key: guarded_home.get(str(value).title(), value) if key == "area_id" else value
+        for key, value in args.items()
+    }
+    context = llm.LLMContext(
+        platform="test",
+        context=None,
+        language="en",
+        assistant=conversation.DOMAIN,
+        device_id=None,
+    )
+    chosen = kinds if kinds is not None else list(DEFAULT_KINDS)
+
+    assert sensitive_action(hass, built, args, context, chosen) == action
+
+
+@pytest.mark.parametrize(
+    ("annotations", "action"),
+    [(READ_ONLY, None), (OUTSIDE, "free"), (llm.ToolAnnotations(), None)],
+)
+async def test_what_a_tool_declares(
+    hass: HomeAssistant,
+    guarded_home: dict[str, str],
+    annotations: llm.ToolAnnotations,
+    action: str | None,
+) -> None:
+    """Read-only never asks; destructive outside Home Assistant always does."""
+    context = llm.LLMContext(
+        platform="test",
+        context=None,
+        language="en",
+        assistant=conversation.DOMAIN,
+        device_id=None,
+    )
+    args = {"entity_id": FRONT if annotations == READ_ONLY else "light.kitchen_light"}
+
+    assert sensitive_action(hass, _Free(annotations), args, context) == action
+
+
+async def test_an_automation_reaches_what_it_runs(
+    hass: HomeAssistant, guarded_home: dict[str, str]
+) -> None:
+    """Triggering an automation that unlocks the door is an unlock."""
+    assert await async_setup_component(
+        hass,
+        "automation",
+        {
+            "automation": {
+                "alias": "Open house",
+                "triggers": [],
+                "actions": [{"action": "lock.unlock", "target": {"entity_id": FRONT}}],
+            }
+        },
+    )
+    await hass.async_block_till_done()
+    context = llm.LLMContext(
+        platform="test",
+        context=None,
+        language="en",
+        assistant=conversation.DOMAIN,
+        device_id=None,
+    )
+    call = {"action": "automation.trigger", "entity_id": "automation.open_house"}
+
+    assert sensitive_action(hass, _Free(), call, context) == (
+        "trigger Open house, which acts on Front door"
+    )

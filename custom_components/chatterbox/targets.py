@@ -27,6 +27,8 @@ from homeassistant.components import automation, script
 from homeassistant.core import HomeAssistant, State, split_entity_id
 from homeassistant.helpers import intent, llm, target
 
+_SCRIPT: Final = "script"
+_AUTOMATION: Final = "automation"
 # The keys of a target, as actions take them.
 _TARGET_KEYS: Final = ("entity_id", "device_id", "area_id", "floor_id", "label_id")
 _ENTITY_ID: Final = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
@@ -181,7 +183,7 @@ def _action_targets(
             for state in hass.states.async_all(action[0] if action else None)
         }
     if runs_script(action):
-        entity_ids.add(f"{script.DOMAIN}.{action[1]}")
+        entity_ids.add(f"{_SCRIPT}.{action[1]}")
     if found.selection:
         selected = target.async_extract_referenced_entity_ids(
             hass, target.TargetSelection(found.selection), primary_entities_only=False
@@ -207,7 +209,7 @@ def runs_script(action: tuple[str, str] | None) -> TypeGuard[tuple[str, str]]:
     """Tell whether an action runs a script by name (script.leave_home)."""
     return (
         action is not None
-        and action[0] == script.DOMAIN
+        and action[0] == _SCRIPT
         and action[1] not in _SCRIPT_SERVICES
     )
 
@@ -269,7 +271,7 @@ def _run_by(hass: HomeAssistant, entity_ids: Collection[str]) -> set[str]:
 def _references(hass: HomeAssistant, entity_id: str) -> Iterator[str]:
     """Yield the entities one entity acts on when it runs or is turned on."""
     domain = split_entity_id(entity_id)[0]
-    if domain == script.DOMAIN:
+    if domain == _SCRIPT:
         yield from _referenced(
             hass,
             {
@@ -280,7 +282,7 @@ def _references(hass: HomeAssistant, entity_id: str) -> Iterator[str]:
                 "label_id": script.labels_in_script(hass, entity_id),
             },
         )
-    elif domain == automation.DOMAIN:
+    elif domain == _AUTOMATION:
         yield from _referenced(
             hass,
             {

@@ -171,6 +171,28 @@ async def test_anything_but_a_clear_yes_drops_the_action(
     assert _state(hass, FRONT) == "locked"
 
 
+async def test_after_a_no_the_model_cannot_ask_again_in_that_turn(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """User says no; the model reaches for the unlock again; it is refused.
+
+    The model is then asked for words, and the user hears its answer, not the
+    same question again.
+    """
+    llm_server.reply(ToolCalls([UNLOCK]))
+    await _say(hass, "Unlock the front door")
+    llm_server.reply(ToolCalls([UNLOCK]), Text("Alright, I left it locked."))
+
+    assert _speech(await _say(hass, "No, leave it")) == "Alright, I left it locked."
+
+    assert _state(hass, FRONT) == "locked"
+    final = llm_server.last_chat_request
+    assert final["tool_choice"] == "none"
+    assert tool_result(final["messages"][-1]["content"])["data"]["error"] == (
+        "Declined"
+    )
+
+
 async def test_two_held_calls_one_question_naming_both(
     hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
 ) -> None:

@@ -421,6 +421,8 @@ OUTSIDE = llm.ToolAnnotations(destructive=True, open_world=True, idempotent=True
                                 "switch.pond_pump"]}, EVERYTHING,
          "free Garage relay, Garage door, Front door, Side door, Side door and 1 more"),
         ("free", {"item": "milk"}, None, None),
+        ("free", {"device": " FRONT DOOR"}, None, "free Front door"),
+        ("free", {"entity_id": " Lock.Front_Door "}, None, "free Front door"),
     ],
 )  # fmt: skip
 async def test_what_a_call_reaches(

@@ -345,13 +345,15 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         )
         guard.unattended = not attended
         asked, held = self._pending.pop(chat_log.conversation_id, ("", ()))
+        if not held or asked != _asked(guard):
+            return
         answer = chat_log.content[-1]
-        if (
-            not held
-            or asked != _asked(guard)
-            or not isinstance(answer, conversation.UserContent)
-            or not is_yes(answer.content)
+        if not isinstance(answer, conversation.UserContent) or not is_yes(
+            answer.content
         ):
+            # Not a clear yes: the calls are dropped, and a model that reaches
+            # for them again in this turn is told so instead of asking again.
+            guard.declined = list(held)
             return
         # Exactly the calls the question named, and nothing else, run now.
         guard.confirmed = list(held)

@@ -7,7 +7,7 @@ A call reaches entities in three ways:
   and preferences, is asked here which entities it would act on.
 - An action: a script tool runs its script; `homeassistant__call_action`, or
   any other tool, acts on the entity, device, area, floor and label ids in
-  its arguments, and on any entity id its arguments name.
+  its arguments, and on any entity its arguments name, by id or by name.
 - What those run: a script or an automation reaches what it references, a
   scene or a group its members, in turn.
 
@@ -39,6 +39,8 @@ _SCRIPT_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
 # model's arguments and a home's scripts are finite, but neither is trusted.
 _MAX_DEPTH: Final = 16
 _MAX_REACHED: Final = 10_000
+# The longest string argument that is compared with the entities' names.
+_MAX_NAME: Final = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +184,13 @@ def _action_targets(
             state.entity_id
             for state in hass.states.async_all(action[0] if action else None)
         }
+    if found.names:
+        # A tool of another integration may name devices as people do.
+        entity_ids |= {
+            state.entity_id
+            for state in hass.states.async_all()
+            if state.name.strip().lower() in found.names
+        }
     if runs_script(action):
         entity_ids.add(f"{_SCRIPT}.{action[1]}")
     if found.selection:
@@ -221,6 +230,8 @@ class _Found:
         """Start with nothing found."""
         self.entity_ids: set[str] = set()
         self.selection: dict[str, list[str]] = {}
+        self.names: set[str] = set()
+        """Other short strings, lowercased: perhaps an entity's name."""
         self.template = False
 
     def search(self, value: Any, depth: int) -> None:
@@ -229,10 +240,7 @@ class _Found:
             self.template = True  # too deep to tell: treated as unknown
             return
         if isinstance(value, str):
-            if "{{" in value or "{%" in value:
-                self.template = True
-            elif _ENTITY_ID.match(value):
-                self.entity_ids.add(value)
+            self._text(value)
         elif isinstance(value, Mapping):
             for key, item in value.items():
                 self.search(key, depth + 1)
@@ -243,6 +251,17 @@ class _Found:
             for item in value:
                 self.search(item, depth + 1)
 
+    def _text(self, value: str) -> None:
+        """Read one string: a template, an entity id, or perhaps a name."""
+        # Home Assistant reads entity ids in any case, around spaces.
+        plain = value.strip().lower()
+        if "{{" in value or "{%" in value:
+            self.template = True
+        elif _ENTITY_ID.match(plain):
+            self.entity_ids.add(plain)
+        elif len(plain) <= _MAX_NAME:
+            self.names.add(plain)
+
     def _select(self, key: str, value: Any) -> None:
         """Add ids given under a target key, which may be one or a list."""
         ids = [value] if isinstance(value, str) else value
@@ -250,10 +269,10 @@ class _Found:
             return
         for item in ids:
             if isinstance(item, str):
-                if key == "entity_id" and item.strip().casefold() == "all":
+                if key == "entity_id" and item.strip().lower() == "all":
                     self.entity_ids.add("all")
                 else:
-                    self.selection.setdefault(key, []).append(item)
+                    self.selection.setdefault(key, []).append(item.strip())
 
 
 def _run_by(hass: HomeAssistant, entity_ids: Collection[str]) -> set[str]:

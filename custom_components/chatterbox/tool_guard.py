@@ -71,11 +71,14 @@ class ToolGuard(llm.APIInstance):
         """The sensitive calls the user said yes to: each runs once, as asked."""
         self.held: list[PendingCall] = []
         """The sensitive calls held back in this turn, for the user's yes."""
+        self.declined: list[PendingCall] = []
+        """The held calls the user has just not said yes to: refused outright
+        in this turn, so a model that calls again does not ask again."""
         self.answer_now = False
         """The next request asks for the answer, without tools: a call was
         refused as a repeat (the model goes round in circles), calls failed
-        MAX_FAILED_CALLS times, or one was refused for want of a person to
-        say yes."""
+        MAX_FAILED_CALLS times, or one was refused: the user had just said
+        no to it, or no person is there to say yes."""
         self._calls: Counter[tuple[str, str]] = Counter()
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
@@ -190,6 +193,13 @@ class ToolGuard(llm.APIInstance):
             # Said yes to, exactly as asked: it runs once.
             self.confirmed.remove(call)
             return None
+        if call in self.declined:
+            self.answer_now = True
+            return _error(
+                "Declined",
+                f"Not done: the user did not say yes to {action}. Do not ask "
+                "again; answer the user.",
+            )
         if self.unattended:
             self.answer_now = True  # trying again cannot help
             return _error(

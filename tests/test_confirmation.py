@@ -159,13 +159,21 @@ async def test_anything_but_a_clear_yes_drops_the_action(
     guarded_home: dict[str, str],
     answer: str,
 ) -> None:
-    """Any no, hesitation or other answer: locked, and a later yes runs nothing."""
-    llm_server.reply(ToolCalls([UNLOCK]))
-    await _say(hass, "Unlock the front door")
+    """Any no, hesitation or other answer: locked, and a later yes runs nothing.
 
-    llm_server.reply(Text("Alright, I left it locked."))
+    The model unlocks when asked to, asks after a hold, and otherwise agrees.
+    """
+
+    def model(body: dict[str, Any]) -> Text | ToolCalls:
+        last = body["messages"][-1]
+        if last["role"] == "user" and last["content"].startswith("Unlock"):
+            return ToolCalls([UNLOCK])
+        return Text(QUESTION if last["role"] == "tool" else "Alright.")
+
+    llm_server.responder = model
+    assert _speech(await _say(hass, "Unlock the front door")) == QUESTION
+
     await _say(hass, answer)
-    llm_server.reply(Text("Yes to what?"))
     await _say(hass, "yes")
 
     assert _state(hass, FRONT) == "locked"

@@ -242,7 +242,8 @@ async def guarded_home(ha_core: HomeAssistant) -> dict[str, str]:
     Locks (the front door, and two side doors of one name, in the kitchen and
     the hallway), a garage door with its relay button in the garage, a
     kitchen light, a pond pump switch; a script and a scene that unlock the
-    front door, and a script that only lights the kitchen. Returns the areas'
+    front door, a script that unlocks the door a template names, and a script
+    that only lights the kitchen. Returns the areas'
     ids by name. Every device works through an input boolean, its state.
     """
     hass = ha_core
@@ -334,13 +335,24 @@ async def guarded_home(ha_core: HomeAssistant) -> dict[str, str]:
                     "alias": "Leave home",
                     "sequence": [{"action": "lock.unlock", "target": front}],
                 },
+                "open_for": {
+                    "alias": "Open for",
+                    "fields": {"door": {"selector": {"text": {}}}},
+                    "sequence": [
+                        {
+                            "action": "lock.unlock",
+                            "target": {"entity_id": "lock.{{ door }}"},
+                        }
+                    ],
+                },
                 "evening": {
                     "alias": "Evening",
                     "sequence": [
+                        {"delay": 0},
                         {
                             "action": "light.turn_on",
                             "target": {"entity_id": "light.kitchen_light"},
-                        }
+                        },
                     ],
                 },
             }

@@ -235,6 +235,35 @@ async def test_a_held_call_lives_for_the_next_turn_only(
     assert _state(hass, FRONT) == "locked"
 
 
+async def test_only_the_very_next_message_answers_the_question(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """Home Assistant's own agent answers a turn in between: an "ok" later is no yes.
+
+    The user asks to unlock, then says a sentence Home Assistant knows, in the
+    same conversation; the "ok" after that agrees with something else.
+    """
+    llm_server.reply(ToolCalls([UNLOCK]))
+    await _say(hass, "Unlock the front door")
+    await hass.async_create_task(
+        conversation.async_converse(
+            hass,
+            "turn on the kitchen light",
+            "door",
+            Context(),
+            agent_id="conversation.home_assistant",
+            language="en",
+            device_id=SATELLITE,
+        )
+    )
+    assert _state(hass, LIGHT) == "on"
+
+    llm_server.reply(Text("Great."))
+    await _say(hass, "ok")
+
+    assert _state(hass, FRONT) == "locked"
+
+
 async def test_a_light_needs_no_question(
     hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
 ) -> None:

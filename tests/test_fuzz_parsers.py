@@ -165,7 +165,17 @@ def test_any_ai_task_answer_is_data_or_a_value_error(
         assert isinstance(data["answer"], str)
 
 
-YES_WORDS = ["yes", "Yeah", "OK", "sure", "do it", "Go ahead", "ja", "oui", "sí"]
+YES_WORDS = [
+    ("yes", "en"),
+    ("Yeah", "en"),
+    ("OK", "pl"),
+    ("sure", "en"),
+    ("do it", "en"),
+    ("Go ahead", "de"),
+    ("ja", "de"),
+    ("oui", "fr"),
+    ("sí", "es"),
+]
 
 
 @given(text=st.text(max_size=30))
@@ -176,13 +186,16 @@ def test_is_yes_reads_any_answer(text: str) -> None:
 
 
 @given(
-    word=st.sampled_from(YES_WORDS),
+    said=st.sampled_from(YES_WORDS),
     before=st.sampled_from(["", " ", "¡", '"', "...", "\n"]),
     after=st.sampled_from(["", ".", "!", ", please", ", go ahead!", " 👍"]),
 )
-def test_a_yes_in_any_punctuation_confirms(word: str, before: str, after: str) -> None:
+def test_a_yes_in_any_punctuation_confirms(
+    said: tuple[str, str], before: str, after: str
+) -> None:
     """Case and punctuation around the yes words do not matter."""
-    assert is_yes(f"{before}{word}{after}")
+    word, language = said
+    assert is_yes(f"{before}{word}{after}", language)
 
 
 SDK = openai.AsyncOpenAI(api_key="sk-unused", base_url="http://127.0.0.1/v1")

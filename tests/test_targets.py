@@ -4,18 +4,31 @@ Each story is a call a model can make, through Home Assistant as a user
 reaches it, that acts on a lock or a garage door without naming it plainly.
 """
 
+from datetime import timedelta
 from typing import Any, override
 
 import probatio
 import pytest
 
 from homeassistant.components import ai_task, conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.intent import async_register_timer_handler
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import device_registry as dr, intent, llm
+from homeassistant.helpers import (
+    device_registry as dr,
+    entity_registry as er,
+    intent,
+    llm,
+)
 from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    MockUser,
+    async_fire_time_changed,
+)
 
 from custom_components.chatterbox.const import SUBENTRY_AI_TASK
 from custom_components.chatterbox.sensitive import DEFAULT_KINDS, sensitive_action
@@ -241,6 +254,112 @@ async def test_a_scene_that_unlocks_is_asked_about(
     assert _states(hass, FRONT) == ["locked"]
 
 
+async def test_each_kind_is_named_with_its_own_verb(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """One call closes the garage door and unlocks the locks: the question says both."""
+    call = Call("HassTurnOff", {"domain": ["cover", "lock"]})
+    llm_server.reply(ToolCalls([call]))
+
+    assert await _say(hass, "Everything off") == (
+        "Do you want me to close Garage door and unlock Front door, Side door "
+        "and Side door?"
+    )
+
+
+async def test_a_timer_that_will_speak_a_command_is_asked_about(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    config_entry: MockConfigEntry,
+) -> None:
+    """A timer's command is said to Home Assistant's own agent when it ends.
+
+    What that sentence will do can't be known now, so the timer is asked about.
+    """
+    satellite = dr.async_get(hass).async_get_or_create(
+        config_entry_id=config_entry.entry_id, identifiers={("test", "timers")}
+    )
+    async_register_timer_handler(hass, satellite.id, lambda *_: None)
+    timer = {"seconds": 1, "conversation_command": "unlock the front door"}
+    llm_server.reply(ToolCalls([Call("HassStartTimer", timer)]))
+
+    assert await _say(hass, "In a second, let them in", satellite.id) == (
+        "Do you want me to start timer?"
+    )
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=5))
+    await hass.async_block_till_done()
+
+    assert _states(hass, FRONT) == ["locked"]
+
+
+@pytest.mark.parametrize(
+    ("target", "question"),
+    [
+        ({"entity_id": FRONT}, "Do you want me to let guest in Front door?"),
+        ({"entity_id": "lock.{{ door }}"}, "Do you want me to let guest in?"),
+    ],
+    ids=["plain", "templated"],
+)
+async def test_an_intent_script_that_unlocks_is_asked_about(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    target: dict[str, str],
+    question: str,
+) -> None:
+    """An intent script is a tool whose action unlocks: what it references counts."""
+    assert await async_setup_component(
+        hass,
+        "intent_script",
+        {
+            "intent_script": {
+                "LetGuestIn": {
+                    "description": "Let a guest in",
+                    "action": [{"action": "lock.unlock", "target": target}],
+                    "speech": {"text": "Done"},
+                }
+            }
+        },
+    )
+    llm_server.reply(ToolCalls([Call("LetGuestIn", {})]))
+
+    assert await _say(hass, "Let the guest in") == question
+
+    assert _states(hass, FRONT) == ["locked"]
+
+
+async def test_a_renamed_script_is_still_followed(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """The script's entity was renamed; its tool runs it by its old key."""
+    er.async_get(hass).async_update_entity(
+        "script.leave_home", new_entity_id="script.goodbye"
+    )
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, "script.goodbye", True)  # noqa: FBT003
+    llm_server.reply(ToolCalls([Call("script__goodbye", {})]))
+
+    assert await _say(hass, "Bye") == (
+        "Do you want me to run Leave home, which acts on Front door?"
+    )
+
+    assert _states(hass, FRONT) == ["locked"]
+
+
+async def test_a_script_whose_target_is_a_template_is_asked_about(
+    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
+) -> None:
+    """The door the script unlocks is only known when its template renders."""
+    llm_server.reply(ToolCalls([Call("script__open_for", {"door": "front_door"})]))
+
+    assert await _say(hass, "Open the front door for the guest") == (
+        "Do you want me to run Open for?"
+    )
+
+    assert _states(hass, FRONT) == ["locked"]
+
+
 async def test_a_script_that_reaches_nothing_sensitive_runs_at_once(
     hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
 ) -> None:
@@ -289,8 +408,14 @@ async def test_another_integrations_action_tool_is_asked_about(
             {"entity_id": "{{ states.lock | map(attribute='entity_id') | list }}"},
             "Do you want me to call action lock.unlock?",
         ),
+        (
+            {"entity_id": "{# a comment #}lock.front_door"},
+            "Do you want me to call action lock.unlock?",
+        ),
+        ({"entity_id": "light.kitchen_light, lock.front_door"}, UNLOCK),
+        ({"entity_id": "registry id"}, UNLOCK),
     ],
-    ids=["by-id", "by-template"],
+    ids=["by-id", "by-template", "by-comment", "by-commas", "by-registry-id"],
 )
 async def test_call_action_is_asked_about(
     hass: HomeAssistant,
@@ -300,11 +425,13 @@ async def test_call_action_is_asked_about(
     target: dict[str, str],
     question: str,
 ) -> None:
-    """An administrator's agent calls lock.unlock itself, plainly or by template.
+    """An administrator's agent calls lock.unlock itself, in each way it takes.
 
     A template is only rendered when the call runs: what it reaches can't be
     known before, so it is asked about.
     """
+    if target["entity_id"] == "registry id":
+        target = {"entity_id": er.async_get(hass).async_get(FRONT).id}
     call = {"action": "lock.unlock", "target": target}
     llm_server.reply(ToolCalls([Call("homeassistant__call_action", call)]))
     admin = Context(user_id=hass_admin_user.id)
@@ -421,6 +548,14 @@ OUTSIDE = llm.ToolAnnotations(destructive=True, open_world=True, idempotent=True
                                 "switch.pond_pump"]}, EVERYTHING,
          "free Garage relay, Garage door, Front door, Side door, Side door and 1 more"),
         ("free", {"item": "milk"}, None, None),
+        ("free", {"entity_id": "no such thing"}, None, "free"),
+        ("free", {"entity_id": "none"}, None, None),
+        ("free", {"entity_id": [5, "lock.front_door"]}, None, "free Front door"),
+        ("free", {"entity_id": "registry id"}, None, "free Front door"),
+        ("free", {"action": "script.no_such_script"}, None,
+         "free script.no_such_script"),
+        ("free", {"action": "conversation.process", "text": "unlock"}, None,
+         "free conversation.process"),
         ("free", {"device": " FRONT DOOR"}, None, "free Front door"),
         ("free", {"entity_id": " Lock.Front_Door "}, None, "free Front door"),
     ],
@@ -444,6 +579,8 @@ async def test_what_a_call_reaches(
         key: guarded_home.get(str(value).title(), value) if key == "area_id" else value
         for key, value in args.items()
     }
+    if args.get("entity_id") == "registry id":
+        args["entity_id"] = er.async_get(hass).async_get(FRONT).id
     context = llm.LLMContext(
         platform="test",
         context=None,
@@ -506,4 +643,9 @@ async def test_an_automation_reaches_what_it_runs(
 
     assert sensitive_action(hass, _Free(), call, context) == (
         "trigger Open house, which acts on Front door"
+    )
+    # A script known by its state alone, not in the registry, is itself.
+    hass.states.async_set("script.by_hand", "off")
+    assert (
+        sensitive_action(hass, _Free(), {"action": "script.by_hand"}, context) is None
     )

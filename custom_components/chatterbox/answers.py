@@ -4,11 +4,14 @@ An answer confirms only when, after normalising, it is a yes phrase followed by
 nothing but more yes phrases or polite words ("yes", "yes please", "ja
 bitte", "tak, zrób to"). Any negation or hesitation anywhere drops the held
 calls ("okay, never mind", "si no", "do it later"), and so does anything else
-("ok thanks", "yes? what do you mean?"): a held unlock runs only on a yes.
+("ok thanks"), a question above all ("Yes? What do you mean?"): a held unlock
+runs only on a yes.
 
-The words are data, one entry per language. Every language's words count in
-every conversation: a Polish household may answer "ok" or "yes", and a word
-that is a no in any language drops the calls.
+The words are data, one entry per language. The yes and polite words that
+count are those of the conversation's language and English ("ok" is said
+everywhere); in a language without an entry, English alone, since a yes of one
+language can be another's thanks ("tak" in Polish and Danish). The negations
+of every language count in every conversation.
 """
 
 from collections.abc import Iterable, Sequence
@@ -170,22 +173,36 @@ def _phrases(groups: Iterable[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
     )
 
 
-YES: Final = _phrases(words.yes for words in WORDS.values())
-AFTER_YES: Final = YES | _phrases(words.polite for words in WORDS.values())
 NO: Final = _phrases(words.no for words in WORDS.values())
-_LONGEST: Final = max(len(phrase) for phrase in YES | AFTER_YES | NO)
+# Per language: the phrases an answer may start with, and those that may follow.
+_YES: Final = {
+    language: (
+        _phrases([words.yes, WORDS["en"].yes]),
+        _phrases([words.yes, words.polite, WORDS["en"].yes, WORDS["en"].polite]),
+    )
+    for language, words in WORDS.items()
+}
+_LONGEST: Final = max(
+    len(phrase)
+    for phrases in (NO, *(follows for _starts, follows in _YES.values()))
+    for phrase in phrases
+)
+# Languages Home Assistant names differently from the entries here.
+_ALIASES: Final = {"no": "nb", "nn": "nb"}
 
 
-def is_yes(text: str) -> bool:
+def is_yes(text: str, language: str | None = None) -> bool:
     """Tell whether an answer clearly confirms the question it answers."""
-    if len(text) > MAX_ANSWER_CHARS:
+    if len(text) > MAX_ANSWER_CHARS or "?" in text or "\u00bf" in text:
         return False
     words = normalise(text)
     if not words or any(_phrase_at(words, start, NO) for start in range(len(words))):
         return False
+    base = (language or "en").replace("_", "-").split("-")[0].lower()
+    starts, follows = _YES.get(_ALIASES.get(base, base), _YES["en"])
     start = 0
     while start < len(words):
-        length = _phrase_at(words, start, YES if start == 0 else AFTER_YES)
+        length = _phrase_at(words, start, starts if start == 0 else follows)
         if not length:
             return False
         start += length

@@ -83,7 +83,13 @@ from .errors import (
 )
 from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from .repairs import async_model_missing, async_update_tools_issue
-from .sensitive import DEFAULT_KINDS, PendingCall, and_list, sensitive_action
+from .sensitive import (
+    DEFAULT_KINDS,
+    PendingCall,
+    Question,
+    and_list,
+    sensitive_action,
+)
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
 from .stream import StreamStats, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
@@ -134,9 +140,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._compactions: dict[str, Compaction] = {}
         # What each recent conversation started with from an earlier one.
         self._recalled: dict[str, str] = {}
-        # The sensitive calls each recent conversation waits to confirm, with
-        # who was asked where (_asked): only they may say yes.
-        self._pending: dict[str, tuple[str, tuple[PendingCall, ...]]] = {}
+        # The question each recent conversation's held calls wait on.
+        self._pending: dict[str, Question] = {}
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
@@ -179,6 +184,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         """
         self._track(chat_log)
         if not self.coordinator.last_update_success:
+            # Held calls live for the next turn only, whatever becomes of it.
+            self._pending.pop(chat_log.conversation_id, None)
             # Asking now would only make the user wait for a timeout. A check
             # starts instead (at most one per 10 s), so that the next turn
             # works as soon as the server is back.
@@ -237,9 +244,13 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
     ) -> None:
         """Run the iterations of one turn until the model answers."""
         limit = int(self.subentry.data.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))
+        # Held calls live for the next turn only, whatever becomes of it.
+        question = self._pending.pop(chat_log.conversation_id, None)
         with guard_tools(chat_log) as guard:
             if guard is not None:
-                await self._async_guard_sensitive(chat_log, guard, attended=attended)
+                await self._async_guard_sensitive(
+                    chat_log, guard, question, attended=attended
+                )
             turn = await self._async_turn(chat_log, guard, recalled, structure)
             for iteration in range(1, limit + 1):
                 left = limit - iteration
@@ -277,7 +288,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     _keep_recent(
                         self._pending,
                         chat_log.conversation_id,
-                        (_asked(guard), tuple(guard.held)),
+                        Question(
+                            _asked(guard), len(chat_log.content), tuple(guard.held)
+                        ),
                     )
                     break
                 try:
@@ -327,12 +340,19 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             raise user_error("out_of_steps")
 
     async def _async_guard_sensitive(
-        self, chat_log: conversation.ChatLog, guard: ToolGuard, *, attended: bool
+        self,
+        chat_log: conversation.ChatLog,
+        guard: ToolGuard,
+        question: Question | None,
+        *,
+        attended: bool,
     ) -> None:
         """Hold sensitive calls for the user's yes; run the ones they said yes to.
 
-        Held calls live for the next turn only: whatever it says, they are
-        dropped unless it is a clear yes from whoever was asked.
+        The question's calls run only on a clear yes from whoever was asked,
+        as the very next message after the question: a turn that another
+        agent answered in between (Home Assistant's own, for a sentence it
+        knows) leaves nothing to say yes to.
         """
         options = self.subentry.data
         if not options.get(CONF_CONFIRM, True):
@@ -344,20 +364,26 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             self.hass, tool, args, guard.llm_context, kinds
         )
         guard.unattended = not attended
-        asked, held = self._pending.pop(chat_log.conversation_id, ("", ()))
-        if not held or asked != _asked(guard):
+        if (
+            question is None
+            or question.asked != _asked(guard)
+            or len(chat_log.content) != question.after + 1
+        ):
             return
         answer = chat_log.content[-1]
         if not isinstance(answer, conversation.UserContent) or not is_yes(
-            answer.content
+            answer.content, guard.llm_context.language
         ):
             # Not a clear yes: the calls are dropped, and a model that reaches
             # for them again in this turn is told so instead of asking again.
-            guard.declined = list(held)
+            guard.declined = list(question.calls)
             return
         # Exactly the calls the question named, and nothing else, run now.
-        guard.confirmed = list(held)
-        calls = [llm.ToolInput(call.tool_name, dict(call.tool_args)) for call in held]
+        guard.confirmed = list(question.calls)
+        calls = [
+            llm.ToolInput(call.tool_name, dict(call.tool_args))
+            for call in question.calls
+        ]
         async for _result in chat_log.async_add_assistant_content(
             conversation.AssistantContent(agent_id=self.entity_id, tool_calls=calls)
         ):

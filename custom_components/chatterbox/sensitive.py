@@ -70,6 +70,18 @@ class PendingCall:
     """The action in words, such as "unlock Front door"."""
 
 
+@dataclass(frozen=True, slots=True)
+class Question:
+    """The question that held calls wait on."""
+
+    asked: str
+    """Who was asked, and where: only they may answer."""
+    after: int
+    """The chat log's length once asked: only the very next message answers."""
+    calls: tuple[PendingCall, ...]
+    """What a yes runs, exactly as the question named it."""
+
+
 def sensitive_action(
     hass: HomeAssistant,
     tool: llm.Tool,
@@ -84,8 +96,7 @@ def sensitive_action(
     action = named_action(tool, tool_args)
     reached = reach(hass, tool, tool_args, llm_context)
     if reached is None:
-        # A template, rendered only when the call runs: it could reach anything.
-        return f"{_words(bare)} {'.'.join(action)}" if action else _words(bare)
+        return _unsettled(tool, bare, action, tool_args)
     guarded = {KINDS[kind] for kind in kinds if kind in KINDS}
     states = [
         state
@@ -97,34 +108,54 @@ def sensitive_action(
         )
     ]
     if states:
-        if runs_script(action):
-            verb = "run"
-        elif action is not None:
-            verb = _words(action[1])
-        elif direct := [state for state in states if state.entity_id in reached.direct]:
-            verb = _VERBS.get((direct[0].domain, bare), _words(bare))
-        else:
-            verb = _words(bare)  # turning on a scene is no opening of its door
-        return _describe(hass, verb, reached, states)
+        return _describe(hass, bare, action, reached, states)
     declared = tool.annotations != llm.ToolAnnotations()
     if declared and tool.annotations.destructive and tool.annotations.open_world:
         return _words(bare)
     return None
 
 
+def _unsettled(
+    tool: llm.Tool,
+    bare: str,
+    action: tuple[str, str] | None,
+    tool_args: Mapping[str, Any],
+) -> str:
+    """Say what a call does whose targets are only settled when it runs."""
+    if runs_script(action) and "action" not in tool_args:
+        return f"run {tool.title or _words(action[1])}"  # a script tool
+    return f"{_words(bare)} {'.'.join(action)}" if action else _words(bare)
+
+
 def _describe(
-    hass: HomeAssistant, verb: str, reached: Reach, guarded: Sequence[State]
+    hass: HomeAssistant,
+    bare: str,
+    action: tuple[str, str] | None,
+    reached: Reach,
+    states: Sequence[State],
 ) -> str:
     """Say what a call does to the guarded entities it reaches."""
-    through = [state for state in guarded if state.entity_id not in reached.direct]
-    if not through:
-        return f"{verb} {_names(guarded)}"
-    runs = [
-        state
-        for entity_id in sorted(reached.direct)
-        if (state := hass.states.get(entity_id)) is not None
-    ]
-    return f"{verb} {_names(runs)}, which acts on {_names(through)}"
+    if runs_script(action):
+        verb = "run"
+    elif action is not None:
+        verb = _words(action[1])
+    else:
+        verb = _words(bare)
+    through = [state for state in states if state.entity_id not in reached.direct]
+    if through:
+        runs = [
+            state
+            for entity_id in sorted(reached.direct)
+            if (state := hass.states.get(entity_id)) is not None
+        ]
+        return f"{verb} {_names(runs)}, which acts on {_names(through)}"
+    # Each kind of device in its own words: one intent closes a garage door
+    # and unlocks a lock, and the question says both.
+    by_verb: dict[str, list[State]] = {}
+    for state in states:
+        said = verb if action else _VERBS.get((state.domain, bare), verb)
+        by_verb.setdefault(said, []).append(state)
+    return and_list([f"{said} {_names(group)}" for said, group in by_verb.items()])
 
 
 def _names(states: Sequence[State]) -> str:

@@ -4,37 +4,57 @@ A call reaches entities in three ways:
 - An intent (`HassTurnOff`): its handler matches the name, area, floor, domain
   and device class, reads the name "all" as no name, and prefers the area and
   floor of the device that is asking. The same handler, with the same slots
-  and preferences, is asked here which entities it would act on.
+  and preferences, is asked here which entities it would act on. An intent
+  script reaches what its action references.
 - An action: a script tool runs its script; `homeassistant__call_action`, or
   any other tool, acts on the entity, device, area, floor and label ids in
   its arguments, and on any entity its arguments name, by id or by name.
-- What those run: a script or an automation reaches what it references, a
-  scene or a group its members, in turn.
+- What those run: a script or an automation reaches what its actions
+  reference, a scene or a group its members, in turn.
 
-None means the reach cannot be worked out (a template in the arguments, which
-is only rendered when the call runs): the caller counts such a call as acting
-on everything.
+None means the reach cannot be worked out, and the caller counts the call as
+acting on everything: a template (rendered only when the call runs), a script
+whose targets are templates, a script tool whose entity is gone, a timer that
+will run a spoken command, or an action that hands its work to something
+else (another conversation agent, a Python script).
 """
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 import re
 from typing import Any, Final, TypeGuard
 
 import probatio
 
-from homeassistant.components import automation, script
-from homeassistant.core import HomeAssistant, State, split_entity_id
-from homeassistant.helpers import intent, llm, target
+from homeassistant.core import HomeAssistant, split_entity_id
+from homeassistant.helpers import (
+    entity_registry as er,
+    intent,
+    llm,
+    script as script_helper,
+    target,
+)
+from homeassistant.helpers.template import Template, is_template_string
 
 _SCRIPT: Final = "script"
 _AUTOMATION: Final = "automation"
 # The keys of a target, as actions take them.
 _TARGET_KEYS: Final = ("entity_id", "device_id", "area_id", "floor_id", "label_id")
+# Where a template in a script's actions changes what the script acts on.
+_TARGETING_KEYS: Final = frozenset(
+    {*_TARGET_KEYS, "target", "action", "service", "scene"}
+)
 _ENTITY_ID: Final = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
 _ACTION: Final = re.compile(r"^([a-z0-9_]+)\.([a-z0-9_]+)$")
 # Script actions that act on script entities rather than run one by name.
 _SCRIPT_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
+# Actions whose effect no argument shows: they hand a sentence to another
+# conversation agent, or run code.
+_OPAQUE_DOMAINS: Final = frozenset(
+    {"conversation", "python_script", "pyscript", "shell_command", "rest_command"}
+)
+# The timer slot whose sentence Home Assistant's own agent runs when it ends.
+_LATER_COMMAND: Final = "conversation_command"
 # How deep arguments are searched, and how many references are followed: a
 # model's arguments and a home's scripts are finite, but neither is trusted.
 _MAX_DEPTH: Final = 16
@@ -69,14 +89,15 @@ def reach(
     while isinstance(inner, llm.NamespacedTool):
         inner = inner.tool
     if isinstance(inner, llm.IntentTool):
-        direct: set[str] | None = _intent_targets(
-            hass, inner.intent_type, args, llm_context
-        )
+        direct = _intent_targets(hass, inner.intent_type, args, llm_context)
     else:
         direct = _action_targets(hass, inner, args)
     if direct is None:
         return None
-    return Reach(frozenset(direct), frozenset(_run_by(hass, direct) - direct))
+    reached = _run_by(hass, direct)
+    if reached is None:
+        return None
+    return Reach(frozenset(direct), frozenset(reached - direct))
 
 
 def _intent_targets(
@@ -84,7 +105,7 @@ def _intent_targets(
     intent_type: str,
     args: Mapping[str, Any],
     llm_context: llm.LLMContext,
-) -> set[str]:
+) -> set[str] | None:
     """Return the entities an intent would act on, as its handler matches them."""
     handler = next(
         (found for found in intent.async_get(hass) if found.intent_type == intent_type),
@@ -107,30 +128,14 @@ def _intent_targets(
         if value:
             slots[key] = {"value": value}
     if isinstance(handler, intent.ServiceIntentHandler):
-        try:
-            slots = handler.async_validate_slots(slots)
-        except probatio.Invalid:
-            return set()  # refused the same way before it acts
-        constraints = _constraints(
-            slots,
-            llm_context.assistant,
-            handler.required_domains,
-            features=handler.required_features,
-            states=handler.required_states,
-        )
-        if not constraints.has_constraints:
-            return set()  # "Service handler cannot target all devices"
-        result = intent.async_match_targets(
-            hass,
-            constraints,
-            intent.MatchTargetsPreferences(
-                area_id=_value(slots, "preferred_area_id"),
-                floor_id=_value(slots, "preferred_floor_id"),
-            ),
-        )
-        return (
-            {state.entity_id for state in result.states} if result.is_match else set()
-        )
+        return _service_intent_targets(hass, handler, slots, llm_context.assistant)
+    if _LATER_COMMAND in slots:
+        return None  # a timer that will say something to an agent when it ends
+    config = getattr(handler, "config", None)
+    if isinstance(config, Mapping) and isinstance(
+        runs := config.get("action"), script_helper.Script
+    ):
+        return _script_reach(hass, runs)  # an intent script
     # A handler of its own (a thermostat's temperature) matches in its own
     # way: everything it might choose counts, every entity of a shared name
     # and, with no name, every one of its domains.
@@ -140,6 +145,39 @@ def _intent_targets(
     if not constraints.has_constraints:
         return set()
     result = intent.async_match_targets(hass, constraints)
+    return {state.entity_id for state in result.states}
+
+
+def _service_intent_targets(
+    hass: HomeAssistant,
+    handler: intent.ServiceIntentHandler,
+    slots: dict[str, Any],
+    assistant: str | None,
+) -> set[str]:
+    """Return what a service intent acts on: exactly what its handler matches."""
+    try:
+        slots = handler.async_validate_slots(slots)
+    except probatio.Invalid:
+        return set()  # refused the same way before it acts
+    constraints = _constraints(
+        slots,
+        assistant,
+        handler.required_domains,
+        features=handler.required_features,
+        states=handler.required_states,
+    )
+    if not constraints.has_constraints:
+        return set()  # "Service handler cannot target all devices"
+    result = intent.async_match_targets(
+        hass,
+        constraints,
+        intent.MatchTargetsPreferences(
+            area_id=_value(slots, "preferred_area_id"),
+            floor_id=_value(slots, "preferred_floor_id"),
+        ),
+    )
+    if not result.is_match:
+        return set()  # fails with MatchFailedError before it acts
     return {state.entity_id for state in result.states}
 
 
@@ -174,10 +212,12 @@ def _action_targets(
     """Return the entities an action-like call names, or None if it can't tell."""
     found = _Found()
     found.search(args, 0)
-    if found.template:
-        return None
     action = named_action(tool, args)
-    entity_ids = {entity_id for entity_id in found.entity_ids if entity_id != "all"}
+    if found.unknown or (action and action[0] in _OPAQUE_DOMAINS):
+        return None
+    entity_ids = _entity_ids(hass, found.entity_ids)
+    if entity_ids is None:
+        return None
     if "all" in found.entity_ids:
         # Every entity of the action's domain: of any domain if it has none.
         entity_ids |= {
@@ -192,13 +232,27 @@ def _action_targets(
             if state.name.strip().lower() in found.names
         }
     if runs_script(action):
-        entity_ids.add(f"{_SCRIPT}.{action[1]}")
-    if found.selection:
-        selected = target.async_extract_referenced_entity_ids(
-            hass, target.TargetSelection(found.selection), primary_entities_only=False
-        )
-        entity_ids |= selected.referenced | selected.indirectly_referenced
+        if (script_id := _script_entity(hass, action[1])) is None:
+            return None  # a script Home Assistant may still run by its key
+        entity_ids.add(script_id)
+    entity_ids |= _referenced(hass, found.selection)
     return {entity_id for entity_id in entity_ids if hass.states.get(entity_id)}
+
+
+def _entity_ids(hass: HomeAssistant, given: Iterable[str]) -> set[str] | None:
+    """Read entity ids as Home Assistant does, registry ids too; None if one fails."""
+    registry = er.async_get(hass)
+    entity_ids: set[str] = set()
+    for value in given:
+        if value in {"", "none"}:
+            continue  # no entity
+        if value == "all" or _ENTITY_ID.match(value):
+            entity_ids.add(value)
+        elif (entry := registry.async_get(value)) is not None:
+            entity_ids.add(entry.entity_id)
+        else:
+            return None
+    return entity_ids - {"all"}
 
 
 def named_action(tool: llm.Tool, args: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -209,7 +263,7 @@ def named_action(tool: llm.Tool, args: Mapping[str, Any]) -> tuple[str, str] | N
         if isinstance(domain, str) and isinstance(service, str):
             return domain, service
     action = args.get("action")
-    if isinstance(action, str) and (match := _ACTION.match(action.strip())):
+    if isinstance(action, str) and (match := _ACTION.match(action.strip().lower())):
         return match.group(1), match.group(2)
     return None
 
@@ -223,6 +277,14 @@ def runs_script(action: tuple[str, str] | None) -> TypeGuard[tuple[str, str]]:
     )
 
 
+def _script_entity(hass: HomeAssistant, key: str) -> str | None:
+    """Return the entity of the script with a key, which a rename leaves behind."""
+    entity_id = er.async_get(hass).async_get_entity_id(_SCRIPT, _SCRIPT, key)
+    if entity_id is None and hass.states.get(f"{_SCRIPT}.{key}"):
+        entity_id = f"{_SCRIPT}.{key}"
+    return entity_id
+
+
 class _Found:
     """What a search of a call's arguments found."""
 
@@ -232,14 +294,14 @@ class _Found:
         self.selection: dict[str, list[str]] = {}
         self.names: set[str] = set()
         """Other short strings, lowercased: perhaps an entity's name."""
-        self.template = False
+        self.unknown = False
+        """A template, or arguments too deep to read."""
 
     def search(self, value: Any, depth: int) -> None:
         """Collect ids and entity ids from arguments, and notice templates."""
         if depth > _MAX_DEPTH:
-            self.template = True  # too deep to tell: treated as unknown
-            return
-        if isinstance(value, str):
+            self.unknown = True
+        elif isinstance(value, str):
             self._text(value)
         elif isinstance(value, Mapping):
             for key, item in value.items():
@@ -252,78 +314,111 @@ class _Found:
                 self.search(item, depth + 1)
 
     def _text(self, value: str) -> None:
-        """Read one string: a template, an entity id, or perhaps a name."""
-        # Home Assistant reads entity ids in any case, around spaces.
-        plain = value.strip().lower()
-        if "{{" in value or "{%" in value:
-            self.template = True
-        elif _ENTITY_ID.match(plain):
-            self.entity_ids.add(plain)
-        elif len(plain) <= _MAX_NAME:
-            self.names.add(plain)
+        """Read one string: a template, entity ids, or perhaps a name."""
+        if is_template_string(value):
+            self.unknown = True
+            return
+        # Home Assistant reads entity ids in any case, around spaces, and a
+        # string of them separated by commas.
+        parts = [part.strip().lower() for part in value.split(",")]
+        ids = [part for part in parts if _ENTITY_ID.match(part)]
+        self.entity_ids.update(ids)
+        if not ids and len(parts[0]) <= _MAX_NAME:
+            self.names.add(value.strip().lower())
 
     def _select(self, key: str, value: Any) -> None:
-        """Add ids given under a target key, which may be one or a list."""
+        """Add ids given under a target key: one, a list, or separated by commas."""
         ids = [value] if isinstance(value, str) else value
         if not isinstance(ids, list):
             return
         for item in ids:
-            if isinstance(item, str):
-                if key == "entity_id" and item.strip().lower() == "all":
-                    self.entity_ids.add("all")
+            if not isinstance(item, str):
+                continue
+            for part in item.split(","):
+                if key == "entity_id":
+                    # An entity id, "all", or a registry id (a UUID).
+                    self.entity_ids.add(part.strip().lower())
                 else:
-                    self.selection.setdefault(key, []).append(item.strip())
+                    self.selection.setdefault(key, []).append(part.strip())
 
 
-def _run_by(hass: HomeAssistant, entity_ids: Collection[str]) -> set[str]:
+def _run_by(hass: HomeAssistant, entity_ids: Collection[str]) -> set[str] | None:
     """Return the entities and everything their scripts, scenes and groups reach."""
     reached = set(entity_ids)
     todo = list(entity_ids)
     while todo and len(reached) < _MAX_REACHED:
-        for found in _references(hass, todo.pop()):
-            if found not in reached and hass.states.get(found):
-                reached.add(found)
-                todo.append(found)
+        found = _references(hass, todo.pop())
+        if found is None:
+            return None
+        for entity_id in found - reached:
+            if hass.states.get(entity_id):
+                reached.add(entity_id)
+                todo.append(entity_id)
     return reached
 
 
-def _references(hass: HomeAssistant, entity_id: str) -> Iterator[str]:
-    """Yield the entities one entity acts on when it runs or is turned on."""
+def _references(hass: HomeAssistant, entity_id: str) -> set[str] | None:
+    """Return the entities one entity acts on when it runs or is turned on."""
+    found: set[str] = set()
     domain = split_entity_id(entity_id)[0]
-    if domain == _SCRIPT:
-        yield from _referenced(
-            hass,
-            {
-                "entity_id": script.entities_in_script(hass, entity_id),
-                "device_id": script.devices_in_script(hass, entity_id),
-                "area_id": script.areas_in_script(hass, entity_id),
-                "floor_id": script.floors_in_script(hass, entity_id),
-                "label_id": script.labels_in_script(hass, entity_id),
-            },
-        )
-    elif domain == _AUTOMATION:
-        yield from _referenced(
-            hass,
-            {
-                "entity_id": automation.entities_in_automation(hass, entity_id),
-                "device_id": automation.devices_in_automation(hass, entity_id),
-                "area_id": automation.areas_in_automation(hass, entity_id),
-                "floor_id": automation.floors_in_automation(hass, entity_id),
-                "label_id": automation.labels_in_automation(hass, entity_id),
-            },
-        )
-    state: State | None = hass.states.get(entity_id)
+    if domain in (_SCRIPT, _AUTOMATION):
+        component = hass.data.get(domain)
+        entity = component.get_entity(entity_id) if component is not None else None
+        runs = getattr(entity, "script", None) or getattr(entity, "action_script", None)
+        if isinstance(runs, script_helper.Script):
+            if (referenced := _script_reach(hass, runs)) is None:
+                return None
+            found |= referenced
+    state = hass.states.get(entity_id)
     members = state.attributes.get("entity_id") if state else None
     if isinstance(members, list | tuple):
         # A scene's entities, a group's members.
-        yield from (member for member in members if isinstance(member, str))
+        found.update(member for member in members if isinstance(member, str))
+    return found
 
 
-def _referenced(hass: HomeAssistant, selection: dict[str, list[str]]) -> set[str]:
-    """Return the entities a target of ids refers to."""
+def _script_reach(hass: HomeAssistant, runs: script_helper.Script) -> set[str] | None:
+    """Return what a script's actions reference; None if a template chooses."""
+    if _templated_target(runs.sequence):
+        return None
+    return runs.referenced_entities | _referenced(
+        hass,
+        {
+            "device_id": list(runs.referenced_devices),
+            "area_id": list(runs.referenced_areas),
+            "floor_id": list(runs.referenced_floors),
+            "label_id": list(runs.referenced_labels),
+        },
+    )
+
+
+def _templated_target(config: Any, *, targeting: bool = False) -> bool:
+    """Tell whether a template in a script's actions chooses what it acts on.
+
+    The actions are the home's own configuration, validated by Home Assistant:
+    finite, and no deeper than a person writes them.
+    """
+    if isinstance(config, Template):
+        return targeting and not config.is_static
+    if isinstance(config, str):
+        return targeting and is_template_string(config)
+    if isinstance(config, Mapping):
+        return any(
+            _templated_target(item, targeting=targeting or key in _TARGETING_KEYS)
+            for key, item in config.items()
+        )
+    if isinstance(config, list | tuple):
+        return any(_templated_target(item, targeting=targeting) for item in config)
+    return False
+
+
+def _referenced(hass: HomeAssistant, selection: Mapping[str, list[str]]) -> set[str]:
+    """Return the entities that device, area, floor and label ids refer to."""
+    if not any(selection.values()):
+        return set()
     selected = target.async_extract_referenced_entity_ids(
         hass,
-        target.TargetSelection({k: v for k, v in selection.items() if v}),
+        target.TargetSelection({key: ids for key, ids in selection.items() if ids}),
         primary_entities_only=False,
     )
     return selected.referenced | selected.indirectly_referenced

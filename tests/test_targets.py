@@ -512,6 +512,14 @@ def _nested(depth: int) -> dict[str, Any]:
 
 
 EVERYTHING = ["lock", "garage", "button", "switch"]
+# A call made for Assist, from no device in particular.
+CONTEXT = llm.LLMContext(
+    platform="test",
+    context=None,
+    language="en",
+    assistant=conversation.DOMAIN,
+    device_id=None,
+)
 READ_ONLY = llm.ToolAnnotations(read_only=True, destructive=False, open_world=False)
 OUTSIDE = llm.ToolAnnotations(destructive=True, open_world=True, idempotent=True)
 
@@ -581,16 +589,9 @@ async def test_what_a_call_reaches(
     }
     if args.get("entity_id") == "registry id":
         args["entity_id"] = er.async_get(hass).async_get(FRONT).id
-    context = llm.LLMContext(
-        platform="test",
-        context=None,
-        language="en",
-        assistant=conversation.DOMAIN,
-        device_id=None,
-    )
     chosen = kinds if kinds is not None else list(DEFAULT_KINDS)
 
-    assert sensitive_action(hass, built, args, context, chosen) == action
+    assert sensitive_action(hass, built, args, CONTEXT, chosen) == action
 
 
 @pytest.mark.parametrize(
@@ -604,16 +605,9 @@ async def test_what_a_tool_declares(
     action: str | None,
 ) -> None:
     """Read-only never asks; destructive outside Home Assistant always does."""
-    context = llm.LLMContext(
-        platform="test",
-        context=None,
-        language="en",
-        assistant=conversation.DOMAIN,
-        device_id=None,
-    )
     args = {"entity_id": FRONT if annotations == READ_ONLY else "light.kitchen_light"}
 
-    assert sensitive_action(hass, _Free(annotations), args, context) == action
+    assert sensitive_action(hass, _Free(annotations), args, CONTEXT) == action
 
 
 async def test_an_automation_reaches_what_it_runs(
@@ -632,20 +626,12 @@ async def test_an_automation_reaches_what_it_runs(
         },
     )
     await hass.async_block_till_done()
-    context = llm.LLMContext(
-        platform="test",
-        context=None,
-        language="en",
-        assistant=conversation.DOMAIN,
-        device_id=None,
-    )
     call = {"action": "automation.trigger", "entity_id": "automation.open_house"}
 
-    assert sensitive_action(hass, _Free(), call, context) == (
+    assert sensitive_action(hass, _Free(), call, CONTEXT) == (
         "trigger Open house, which acts on Front door"
     )
     # A script known by its state alone, not in the registry, is itself.
     hass.states.async_set("script.by_hand", "off")
-    assert (
-        sensitive_action(hass, _Free(), {"action": "script.by_hand"}, context) is None
-    )
+    by_hand = {"action": "script.by_hand"}
+    assert sensitive_action(hass, _Free(), by_hand, CONTEXT) is None

@@ -184,10 +184,25 @@ def test_merged_calls_are_refused(raw: str) -> None:
         parse_tool_arguments(raw)
 
 
-def test_deeply_nested_json_is_refused() -> None:
-    """Report nesting that Python cannot decode instead of crashing."""
-    with pytest.raises(ToolArgumentsError, match=r"^invalid JSON: nested too deeply$"):
-        parse_tool_arguments('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "{" + " " * 1_000_000 + "}",
+        "```" + " " * 1_000_000 + "x",
+    ],
+    ids=["nested", "spaces", "fence"],
+)
+@pytest.mark.timeout(10)
+def test_arguments_longer_than_any_tool_takes_are_refused(raw: str) -> None:
+    """Say how long they are, before any parsing: no tool takes 64 KB."""
+    with pytest.raises(ToolArgumentsError, match=r"characters long, more than any"):
+        parse_tool_arguments(raw)
+
+
+def test_deep_nesting_within_the_limit_is_read() -> None:
+    """Nesting as deep as the limit allows parses without crashing."""
+    assert parse_tool_arguments('{"a": ' + "[" * 32_000 + "]" * 32_000 + "}")
 
 
 def test_a_number_too_long_to_convert_is_refused() -> None:

@@ -15,12 +15,11 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from . import ChatterboxConfigEntry
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
 from .entity import ChatterboxLLMEntity, add_per_subentry
+from .tool_args import fence_body
 from .wire import structure_schema
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0
-# Models without a JSON mode often wrap their JSON in a code fence.
-_FENCE: Final = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 RETRY_NOTE: Final = (
     "That answer does not match the requested structure: {error}. Answer again "
     "with only the JSON object, matching the schema."
@@ -122,8 +121,8 @@ def _validated(text: str, structure: probatio.Schema) -> Any:
     Raises ValueError saying what is wrong, for the model to fix.
     """
     text = text.strip()
-    if match := _FENCE.match(text):
-        text = match.group(1)
+    if (body := fence_body(text)) is not None:
+        text = body
     try:
         data = json.loads(text)
     except ValueError as err:

@@ -28,7 +28,6 @@ _CONTEXT_TOO_LONG = re.compile(
     re.IGNORECASE,
 )
 _CONTENT_FILTER_CODES: Final = {"content_filter", "content_policy_violation"}
-_MODEL_NOT_FOUND = re.compile(r"model.*(not found|does not exist)", re.IGNORECASE)
 
 
 def user_error(key: str, **placeholders: str) -> HomeAssistantError:
@@ -74,7 +73,7 @@ def translate_request_error(  # noqa: PLR0911  # one case per thing the user hea
             return user_error("content_filtered")
         case openai.NotFoundError():
             return user_error("model_not_found", model=model)
-        case openai.APIStatusError() if _MODEL_NOT_FOUND.search(str(err)):
+        case openai.APIStatusError() if _says_model_missing(str(err)):
             return user_error("model_not_found", model=model)
         case _:
             return user_error("server_error")
@@ -103,3 +102,19 @@ def retry_after(err: openai.RateLimitError) -> float | None:
             with suppress(TypeError, ValueError):
                 wait = parsedate_to_datetime(value).timestamp() - time.time()
     return max(wait, 0.0) if wait <= MAX_RETRY_AFTER else None
+
+
+def _says_model_missing(text: str) -> bool:
+    """Tell whether an error says a model is not found, in linear time.
+
+    As "model .* (not found|does not exist)" on one line would, without the
+    pattern's backtracking: quadratic on a long line with "model" written many
+    times, and a server's error body can be megabytes.
+    """
+    for line in text.lower().splitlines():
+        if (start := line.find("model")) >= 0 and (
+            line.find("not found", start) >= 0
+            or line.find("does not exist", start) >= 0
+        ):
+            return True
+    return False

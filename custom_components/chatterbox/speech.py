@@ -44,6 +44,8 @@ _NUMBERED: Final = re.compile(r"\d{1,3}[.)][ \t]")
 _NUMBERED_START: Final = re.compile(r"\d{1,3}[.)]?\Z")
 _RULE: Final = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*(?:\n|\Z)")
 _RULE_START: Final = re.compile(r"([-*_])(?:[ \t]*\1)*[ \t]*\Z")
+# The most characters at the start of a line read for its markers.
+_MAX_LINE_HEAD: Final = 256
 _TABLE_DIVIDER: Final = re.compile(r"\|[-:| \t]*-[-:| \t]*(?:\n|\Z)")
 _TABLE_DIVIDER_START: Final = re.compile(r"\|[-:| \t]*\Z")
 _FENCE_START: Final = re.compile(r"(`{1,3}|~{1,3})\Z")
@@ -191,7 +193,12 @@ class SpeechFilter:
         buffer = self._buffer
         end = buffer.find("\n")
         line = buffer if end < 0 else buffer[:end]
-        if self._line_start and not line.strip(f" \t{self._fence}"):
+        # A closing fence is a short line: a longer one is code, let through.
+        if (
+            self._line_start
+            and len(line) <= _MAX_LINE_HEAD
+            and not line.strip(f" \t{self._fence}")
+        ):
             if end < 0 and not final:
                 return False  # it may be the closing fence
             if line.count(self._fence) >= len("```"):
@@ -203,8 +210,14 @@ class SpeechFilter:
         return True
 
     def _line_head(self, *, final: bool) -> bool:  # noqa: C901, PLR0911
-        """Read the markers at the start of a line."""
-        buffer = self._buffer
+        """Read the markers at the start of a line.
+
+        Only the line's first _MAX_LINE_HEAD characters are read, and no more is
+        held back: every marker is shorter, and a line of 100,000 dashes would
+        otherwise be matched again with every chunk that lengthens it.
+        """
+        buffer = self._buffer[:_MAX_LINE_HEAD]
+        final = final or len(self._buffer) > _MAX_LINE_HEAD
         if buffer[0] in " \t>":
             # Indentation and block quotes.
             self._consume(len(buffer) - len(buffer.lstrip(" \t>")))

@@ -30,7 +30,12 @@ from typing import Any, Final, override
 
 from openai.types.chat import ChatCompletionToolParam
 
-from .tool_args import ToolArgumentsError, parse_tool_arguments
+from .tool_args import (
+    MAX_ARGUMENTS_CHARS,
+    ToolArgumentsError,
+    fence_body,
+    parse_tool_arguments,
+)
 
 TOOL_CALL_OPEN: Final = "<tool_call>"
 TOOL_CALL_CLOSE: Final = "</tool_call>"
@@ -47,7 +52,6 @@ _FUNCTION_CALLS: Final = "<function_calls>"
 _CALL_LANGUAGES: Final = ("json", "tool_call", "")
 _NAME_CHARS: Final = r"[^\s<>\"'/=]"
 _FENCE_INFO_CHARS: Final = string.ascii_letters + string.digits + "_+-"
-_FENCED_BODY: Final = re.compile(r"\A```[\w+-]*[^\S\n]*\n?(.*?)\s*```\Z", re.DOTALL)
 _FUNCTION_HEADER: Final = re.compile(rf"<function=({_NAME_CHARS}{{1,64}})>")
 _FUNCTION_HEADER_START: Final = re.compile(rf"<function={_NAME_CHARS}{{0,64}}\Z")
 _INVOKE_HEADER: Final = re.compile(
@@ -411,6 +415,8 @@ _OPENERS: Final[tuple[tuple[str, Callable[[], _Reader]], ...]] = (
     (_MISTRAL, _Mistral),
     (_FENCE, _Fence),
 )
+# The longest candidate call held back: the arguments' limit, and its tags.
+MAX_CALL_CHARS: Final = MAX_ARGUMENTS_CHARS + 1_024
 MAX_HOLD: Final = max(len(opener) for opener, _ in _OPENERS) - 1
 """The most ordinary text that is held back: a partial opener."""
 
@@ -497,7 +503,12 @@ class TextToolCallParser:
         return False
 
     def _read(self, reader: _Reader, *, final: bool) -> bool:
-        """Let the candidate's reader decide, and act on its verdict."""
+        """Let the candidate's reader decide, and act on its verdict.
+
+        A candidate longer than any call is decided at once, as at the end of
+        the stream: held, it would be read again with every chunk.
+        """
+        final = final or len(self._buffer) > MAX_CALL_CHARS
         match reader.read(self._buffer, final=final):
             case None:
                 return False
@@ -549,8 +560,8 @@ class TextToolCallParser:
 def _calls_in(text: str, *, salvage: bool) -> list[_Call] | None:
     """Read the calls of a block's body: JSON or the XML forms."""
     text = text.strip()
-    if fenced := _FENCED_BODY.match(text):
-        text = fenced.group(1).strip()
+    if (body := fence_body(text)) is not None:
+        text = body
     if text.startswith("<"):
         return _xml_calls(text, salvage=salvage)
     if (calls := _json_calls(text)) is not None:

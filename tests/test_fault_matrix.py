@@ -377,6 +377,45 @@ FAULTS: dict[str, Fault] = {
             ),
         ),
     ),
+    "chunk-without-delta": Fault(
+        # Azure sends its content filter's annotations as choices with no delta.
+        replies=(
+            raw(
+                ROLE_CHUNK,
+                sse(
+                    {
+                        "id": "chatcmpl-raw",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": MODELS[0],
+                        "choices": [
+                            {
+                                "index": 0,
+                                "delta": None,
+                                "finish_reason": None,
+                                "content_filter_results": {},
+                            }
+                        ],
+                    }
+                ),
+                *ANSWER_EVENTS[1:],
+                DONE,
+            ),
+        ),
+    ),
+    "usage-not-a-number": Fault(
+        # A NaN learnt by the token estimator would fail every later turn.
+        replies=(
+            raw(
+                *ANSWER_EVENTS,
+                "data: " + '{"id": "chatcmpl-raw", "object": "chat.completion.chunk", '
+                '"created": 0, "model": "m", "choices": [], "usage": '
+                '{"prompt_tokens": NaN, "completion_tokens": "7", '
+                '"total_tokens": -1}}\n\n',
+                DONE,
+            ),
+        ),
+    ),
     "finish-length": Fault(
         replies=(Text("The kitchen light is", finish_reason="length"),),
         answer="The kitchen light is",

@@ -584,3 +584,16 @@ def test_a_model_that_follows_the_prompt_is_understood() -> None:
     assert read(["Turning it on.\n", written]) == Read(
         "Turning it on.\n", [turn_on("Kitchen Light")]
     )
+
+
+def test_a_number_too_long_to_convert_leaves_the_text_as_it_is() -> None:
+    """A call whose integer has more digits than Python converts is no call.
+
+    The text stays as the model wrote it, instead of failing the answer.
+    """
+    written = '{"name": "HassTurnOn", "arguments": {"n": ' + "7" * 5000 + "}}"
+
+    result = read([written])
+
+    assert result.calls == []
+    assert result.text == written

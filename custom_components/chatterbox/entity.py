@@ -25,6 +25,7 @@ from openai.types.chat import (
     ChatCompletionMessageParam,
     ChatCompletionToolParam,
 )
+from openai.types.chat.chat_completion_chunk import ChoiceDelta
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
@@ -988,8 +989,10 @@ async def _cut_at(
     async for chunk in chunks:
         yield chunk
         for choice in chunk.choices:
-            written += len(choice.delta.content or "")
-            for call in choice.delta.tool_calls or ():
+            # Azure's content filter annotations come as chunks without a delta.
+            delta = cast("ChoiceDelta | None", choice.delta) or ChoiceDelta()
+            written += len(delta.content or "")
+            for call in delta.tool_calls or ():
                 written += len(call.function.arguments or "") if call.function else 0
         if written > limit:
             stats.cut_short = True

@@ -148,7 +148,8 @@ class _Transformer:
         if not chunk.choices:
             return {}
         choice = chunk.choices[0]
-        delta = choice.delta
+        # Azure's content filter annotations come as chunks without a delta.
+        delta = choice.delta or ChoiceDelta()
         thinking = _reasoning(delta)
         content, tagged_thinking = self._splitter.feed(delta.content or "")
         # OpenAI puts a refusal in its own field; it is the answer to speak.
@@ -192,11 +193,14 @@ class _Transformer:
             self.stats.model = chunk.model
         if (usage := chunk.usage) is None:
             return
-        self.stats.prompt_tokens = usage.prompt_tokens
-        self.stats.completion_tokens = usage.completion_tokens
-        self.stats.total_tokens = usage.total_tokens
+        # Counts as the server wrote them: the SDK does not check that they are
+        # numbers, and a NaN learnt by the token estimator would fail every
+        # later turn of the agent.
+        self.stats.prompt_tokens = _count(usage.prompt_tokens)
+        self.stats.completion_tokens = _count(usage.completion_tokens)
+        self.stats.total_tokens = _count(usage.total_tokens)
         if (details := usage.prompt_tokens_details) is not None:
-            self.stats.cached_tokens = details.cached_tokens
+            self.stats.cached_tokens = _count(details.cached_tokens)
 
     def _text(
         self, content: str, thinking: str
@@ -391,3 +395,10 @@ class _ToolCallAssembler:
         self._by_index.clear()
         stats.tool_calls += len(tool_inputs)
         return tool_inputs
+
+
+def _count(value: object) -> int | None:
+    """Return a token count a server reported, if it is a whole number of tokens."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None

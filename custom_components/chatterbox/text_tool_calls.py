@@ -578,7 +578,8 @@ def _json_calls(text: str) -> list[_Call] | None:
     while position < len(text):
         try:
             value, position = _DECODER.raw_decode(text, position)
-        except json.JSONDecodeError, RecursionError:
+        except ValueError, RecursionError:
+            # Bad JSON, or an integer longer than Python converts (4,300 digits).
             # Python-style objects, with single quotes or True.
             try:
                 values = [parse_tool_arguments(text)]

@@ -2,8 +2,9 @@
 
 Nothing is polled while the server answers. A turn that cannot reach it marks
 the agents unavailable (logged once); a light check then lists the models every
-minute until the server answers again (logged once). After a day without an
-answer, a repair issue says so.
+minute until the server answers again (logged once), and every turn meanwhile
+tries the server itself, so the first one after it is back brings the agents
+back. After a day without an answer, a repair issue says so.
 """
 
 from datetime import datetime, timedelta
@@ -96,6 +97,18 @@ class ChatterboxCoordinator(DataUpdateCoordinator[list[str]]):
         self.async_update_listeners()
         if not self.hass.is_stopping:
             self._schedule_refresh()
+
+    @callback
+    def async_mark_reachable(self) -> None:
+        """Bring the agents back after a turn reached the server while it was down.
+
+        The turn is the proof: the check every minute need not confirm it.
+        """
+        if self.last_update_success:
+            return
+        LOGGER.info("%s answers again", self.config_entry.data[CONF_URL])
+        self._recovered()
+        self.async_set_updated_data(self.data)
 
     def _recovered(self) -> None:
         """Stop checking, and withdraw the repair about a silent server."""

@@ -106,6 +106,8 @@ from .wire import (
 # Seconds the server may stay silent, before its first byte or between chunks.
 # Local models on small machines can take long to read a big prompt.
 REQUEST_TIMEOUT: Final = 120.0
+# Seconds to wait for a connection while the server is known to be down.
+OFFLINE_CONNECT_TIMEOUT: Final = 3.0
 # From this many iterations before the limit, the model is told to wrap up.
 WRAP_UP_ITERATIONS: Final = 2
 BUDGET_MARGIN: Final = 0.95
@@ -160,8 +162,14 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         again, in an executor thread, on its first request.
         """
         # A server that is up accepts at once; a long wait to connect only
-        # delays telling the user it cannot be reached.
-        timeout = openai.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT)
+        # delays telling the user it cannot be reached. While the server is
+        # known to be down, every turn still tries it, but waits less.
+        connect = (
+            CONNECT_TIMEOUT
+            if self.coordinator.last_update_success
+            else OFFLINE_CONNECT_TIMEOUT
+        )
+        timeout = openai.Timeout(REQUEST_TIMEOUT, connect=connect)
         if self._loop_client is None or self._loop_client.timeout != timeout:
             self._loop_client = self.entry.runtime_data.client.with_options(
                 timeout=timeout, max_retries=0
@@ -184,16 +192,6 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         unattended turn (an automation's) has no one to confirm with.
         """
         self._track(chat_log)
-        if not self.coordinator.last_update_success:
-            # Held calls live for the next turn only, whatever becomes of it.
-            self._pending.pop(chat_log.conversation_id, None)
-            # Asking now would only make the user wait for a timeout. A check
-            # starts instead (at most one per 10 s), so that the next turn
-            # works as soon as the server is back.
-            self.entry.async_create_background_task(
-                self.hass, self.coordinator.async_request_refresh(), "chatterbox check"
-            )
-            raise user_error("cannot_connect")
         usage = TurnUsage()
         try:
             recalled = self._recall(chat_log, memory_key)
@@ -631,6 +629,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 raise self._request_error(err, request) from err
             else:
                 await self._async_check_api_stream(chunks)
+                self.coordinator.async_mark_reachable()
                 return chunks
 
     def _adapt(

@@ -1,5 +1,9 @@
 """Adding a server and its agents through the UI, as a user does."""
 
+import base64
+import json
+import logging
+
 import pytest
 
 from homeassistant import config_entries
@@ -34,6 +38,7 @@ from custom_components.chatterbox.const import (
     SECTION_ADVANCED,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.chatterbox.diagnostics import async_get_config_entry_diagnostics
 
 from .conftest import AGENT_ID, API_KEY, MODELS
 from .llm_server import Disconnect, Error, LLMServer, Raw, openai_error
@@ -570,3 +575,36 @@ async def test_sensitive_kinds_are_saved_only_when_changed(
         assert result["reason"] == "reconfigure_successful"
         assert loaded_entry.subentries[AGENT_ID].data == expected
         await hass.async_block_till_done()
+
+
+async def test_a_password_in_the_url_is_never_shown(
+    hass: HomeAssistant, llm_server: LLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server behind a proxy, with its user and password in the URL.
+
+    They reach the proxy as a Basic Authorization header, and appear in no
+    title, no log line (the HTTP client logs every request's URL) and no
+    diagnostics download.
+    """
+    caplog.set_level(logging.DEBUG)
+    llm_server.api_key = None
+    url = llm_server.url.replace("http://", "http://proxy:s3cret%21pass@")
+    flow_id = await _start_user_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: url, CONF_API_KEY: ""}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    entry = result["result"]
+    assert entry.title == llm_server.url.split("/")[2]
+    assert entry.state is ConfigEntryState.LOADED
+    basic = "Basic " + base64.b64encode(b"proxy:s3cret!pass").decode()
+    assert {
+        request.headers.get("authorization") for request in llm_server.requests
+    } == {basic}
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    for secret in ("s3cret", base64.b64encode(b"proxy:s3cret!pass").decode()):
+        assert secret not in caplog.text
+        assert secret not in json.dumps(diagnostics, default=repr)

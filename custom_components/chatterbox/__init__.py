@@ -33,6 +33,7 @@ from .client import (
     async_ollama_keep_alive,
     classify,
     describe,
+    without_credentials,
 )
 from .const import (
     CONF_KEEP_ALIVE,
@@ -94,7 +95,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
     except openai.OpenAIError as err:
         # The cause is left out on purpose: servers echo keys in their error text,
         # and Home Assistant logs the chain. `describe` masks them.
-        placeholders = {"url": entry.data[CONF_URL], "error": describe(err, api_key)}
+        placeholders = {
+            "url": without_credentials(entry.data[CONF_URL]),
+            "error": describe(err, api_key),
+        }
         match classify(err):
             case Failure.AUTH:
                 raise ConfigEntryAuthFailed(

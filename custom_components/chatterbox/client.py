@@ -1,8 +1,10 @@
 """The connection to an OpenAI-compatible server: build, probe, classify failures."""
 
+from base64 import b64encode
 from enum import StrEnum
 import re
 from typing import Any, cast
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import openai
 
@@ -39,16 +41,39 @@ class Failure(StrEnum):
 async def async_create_client(
     hass: HomeAssistant, url: str, api_key: str | None
 ) -> openai.AsyncOpenAI:
-    """Build a client on Home Assistant's shared HTTP connection pool."""
+    """Build a client on Home Assistant's shared HTTP connection pool.
+
+    A user and password in the URL (a reverse proxy's) go as a Basic
+    Authorization header, as HTTP clients send them, and never in the URL:
+    the HTTP client logs every request's URL.
+    """
     client = openai.AsyncOpenAI(
-        base_url=url,
+        base_url=without_credentials(url),
         api_key=api_key or NO_API_KEY,
+        default_headers=_basic_authorization(url),
         # The SDK types http_client as its own httpx client class; Home Assistant's
         # shared client is the same class under another module name on 2026.11.
         http_client=cast("Any", get_async_client(hass)),
     )
     await hass.async_add_executor_job(_load_lazy_parts, client)
     return client
+
+
+def without_credentials(url: str) -> str:
+    """Return a URL without the user and password it may carry, to show or log."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def _basic_authorization(url: str) -> dict[str, str] | None:
+    """Return the Authorization header for the user and password in a URL."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return None
+    pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+    return {"Authorization": f"Basic {b64encode(pair.encode()).decode()}"}
 
 
 def _load_lazy_parts(client: openai.AsyncOpenAI) -> None:

@@ -44,7 +44,14 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
-from .client import Failure, async_create_client, async_list_models, classify, describe
+from .client import (
+    Failure,
+    async_create_client,
+    async_list_models,
+    classify,
+    describe,
+    without_credentials,
+)
 from .const import (
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
@@ -132,7 +139,7 @@ def _normalize(user_input: Mapping[str, Any]) -> dict[str, Any]:
 
 def _title(url: str) -> str:
     """Name a server entry after the host and port it talks to."""
-    return urlsplit(url).netloc or url
+    return urlsplit(without_credentials(url)).netloc or without_credentials(url)
 
 
 class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
@@ -164,14 +171,16 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
         except openai.OpenAIError as err:
             LOGGER.info(
                 "Cannot use the server at %s: %s",
-                data[CONF_URL],
+                without_credentials(data[CONF_URL]),
                 describe(err, api_key),
             )
             errors["base"] = (
                 "invalid_auth" if classify(err) is Failure.AUTH else "cannot_connect"
             )
         except Exception:  # noqa: BLE001  # the form must recover from anything
-            LOGGER.exception("Unexpected error while testing %s", data[CONF_URL])
+            LOGGER.exception(
+                "Unexpected error while testing %s", without_credentials(data[CONF_URL])
+            )
             errors["base"] = "unknown"
         return None
 
@@ -229,7 +238,7 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
             step_id="reauth_confirm",
             data_schema=KEY_SCHEMA,
             errors=errors,
-            description_placeholders={"url": entry.data[CONF_URL]},
+            description_placeholders={"url": without_credentials(entry.data[CONF_URL])},
         )
 
     async def async_step_reconfigure(

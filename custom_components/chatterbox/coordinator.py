@@ -19,7 +19,13 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator, UpdateFailed
 from homeassistant.util import dt as dt_util
 
-from .client import Failure, async_list_models, classify, describe
+from .client import (
+    Failure,
+    async_list_models,
+    classify,
+    describe,
+    without_credentials,
+)
 from .const import DOMAIN, LOGGER
 
 if TYPE_CHECKING:
@@ -74,7 +80,7 @@ class ChatterboxCoordinator(DataUpdateCoordinator[list[str]]):
                 translation_domain=DOMAIN,
                 translation_key="server_unavailable",
                 translation_placeholders={
-                    "url": self.config_entry.data[CONF_URL],
+                    "url": without_credentials(self.config_entry.data[CONF_URL]),
                     "error": describe(err, self.config_entry.data.get("api_key")),
                 },
             ) from None
@@ -88,7 +94,7 @@ class ChatterboxCoordinator(DataUpdateCoordinator[list[str]]):
             return
         LOGGER.warning(
             "%s is unavailable: %s",
-            self.config_entry.data[CONF_URL],
+            without_credentials(self.config_entry.data[CONF_URL]),
             describe(err, self.config_entry.data.get("api_key")),
         )
         self.last_update_success = False
@@ -106,7 +112,9 @@ class ChatterboxCoordinator(DataUpdateCoordinator[list[str]]):
         """
         if self.last_update_success:
             return
-        LOGGER.info("%s answers again", self.config_entry.data[CONF_URL])
+        LOGGER.info(
+            "%s answers again", without_credentials(self.config_entry.data[CONF_URL])
+        )
         self._recovered()
         self.async_set_updated_data(self.data)
 
@@ -131,7 +139,7 @@ class ChatterboxCoordinator(DataUpdateCoordinator[list[str]]):
             severity=ir.IssueSeverity.ERROR,
             translation_key="server_unreachable",
             translation_placeholders={
-                "url": self.config_entry.data[CONF_URL],
+                "url": without_credentials(self.config_entry.data[CONF_URL]),
                 "since": since.isoformat(timespec="minutes"),
             },
         )

@@ -6,11 +6,12 @@ import openai
 
 from homeassistant import const as ha_const
 from homeassistant.components.diagnostics import async_redact_data
-from homeassistant.const import CONF_API_KEY, CONF_PROMPT
+from homeassistant.const import CONF_API_KEY, CONF_PROMPT, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.loader import async_get_integration
 
 from . import ChatterboxConfigEntry
+from .client import without_credentials
 from .const import CONF_EXTRA_BODY, DOMAIN
 
 # The extra body may carry a provider's own keys.
@@ -23,8 +24,13 @@ async def async_get_config_entry_diagnostics(
     """Return the entry, its agents, the server's verdicts and recent costs."""
     runtime = entry.runtime_data
     integration = await async_get_integration(hass, DOMAIN)
+    redacted = async_redact_data(entry.as_dict(), TO_REDACT)
+    # A reverse proxy's user and password, in the URL and in a title made
+    # from it before they were kept out of titles.
+    redacted["data"][CONF_URL] = without_credentials(entry.data[CONF_URL])
+    redacted["title"] = entry.title.rpartition("@")[2]
     return {
-        "entry": async_redact_data(entry.as_dict(), TO_REDACT),
+        "entry": redacted,
         "server": {
             "kind": runtime.server_kind,
             "available": runtime.coordinator.last_update_success,

@@ -39,7 +39,7 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 from . import ChatterboxConfigEntry
 from .answers import is_yes
 from .capabilities import Capabilities
-from .client import describe
+from .client import describe, without_credentials
 from .const import (
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
@@ -661,7 +661,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             LOGGER.warning(
                 "%s answered with a web page, not an API stream; check that "
                 "the URL is the API's (it usually ends in /v1)",
-                self.entry.data[CONF_URL],
+                without_credentials(self.entry.data[CONF_URL]),
             )
             raise user_error("server_error")
 
@@ -675,7 +675,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         model = self.subentry.data[CONF_MODEL]
         LOGGER.warning(
             "%s refused tools for %s (%s); describing them in the prompt instead",
-            self.entry.data[CONF_URL],
+            without_credentials(self.entry.data[CONF_URL]),
             model,
             describe(err, self.entry.data.get(CONF_API_KEY)),
         )
@@ -694,7 +694,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         """Log why a request failed and return the error the user hears."""
         LOGGER.warning(
             "Request to %s failed: %s",
-            self.entry.data[CONF_URL],
+            without_credentials(self.entry.data[CONF_URL]),
             describe(err, self.entry.data.get(CONF_API_KEY)),
         )
         if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
@@ -729,7 +729,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             failure = translate_stream_error(err)
             LOGGER.warning(
                 "The answer from %s %s: %s",
-                self.entry.data[CONF_URL],
+                without_credentials(self.entry.data[CONF_URL]),
                 "timed out" if failure.translation_key == "timeout" else "broke off",
                 describe(err, self.entry.data.get(CONF_API_KEY)),
             )

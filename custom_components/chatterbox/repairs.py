@@ -16,7 +16,7 @@ from homeassistant.helpers.selector import (
     SelectSelectorMode,
 )
 
-from .client import async_list_models, describe
+from .client import async_list_models, describe, without_credentials
 from .const import DOMAIN, LOGGER
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def async_update_tools_issue(
         translation_placeholders={
             "agent": agent.title,
             "model": agent.data[CONF_MODEL],
-            "url": entry.data[CONF_URL],
+            "url": without_credentials(entry.data[CONF_URL]),
         },
     )
 
@@ -86,7 +86,7 @@ def async_model_missing(
         translation_placeholders={
             "agent": agent.title,
             "model": agent.data[CONF_MODEL],
-            "url": entry.data[CONF_URL],
+            "url": without_credentials(entry.data[CONF_URL]),
         },
         data={"entry_id": entry.entry_id, "subentry_id": agent.subentry_id},
     )

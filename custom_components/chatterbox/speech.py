@@ -421,15 +421,26 @@ class SpeechFilter:
 
 
 def _is_link(text: str, start: int) -> bool | None:
-    """Return whether the [ at start opens a link; None when it cannot tell yet."""
-    for index in range(start + 1, min(len(text), start + 2 + _MAX_LINK_TEXT)):
+    """Return whether the [ at start opens a link; None when it cannot tell yet.
+
+    An escaped bracket (a backslash before it) is text, as the line reader takes
+    it: else a bracket after it would be read as the link's end, and how the text
+    was cut into chunks would change what is spoken.
+    """
+    end = min(len(text), start + 2 + _MAX_LINK_TEXT)
+    index = start + 1
+    while index < end:
         char = text[index]
+        if char == "\\" and text[index + 1 : index + 2] in _ESCAPABLE:
+            index += 2
+            continue
         if char == "]":
             if index + 1 < len(text):
                 return text[index + 1] == "("
             return None
         if char in "[\n":
             return False
+        index += 1
     if len(text) > start + 1 + _MAX_LINK_TEXT:
         return False
     return None

@@ -1,5 +1,7 @@
 """Talking to a Chatterbox agent: what the user hears, what happens at home."""
 
+import asyncio
+
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
@@ -258,3 +260,30 @@ async def test_advanced_settings_reach_the_server(
         0.9,
         256,
     )
+
+
+async def test_a_second_turn_while_the_first_answers_is_refused(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """Two turns at once in one conversation: the second hears it must wait.
+
+    The first goes on, and its tool call still runs through the agent's guard:
+    its result is there when the model answers.
+    """
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})], delay=0.3),
+        Text("The light is on."),
+    )
+    first = hass.async_create_task(ask(hass, "Turn on the kitchen light", "busy"))
+    await asyncio.sleep(0.1)
+
+    second = await ask(hass, "And the radio", "busy")
+    answered = await first
+
+    assert second.response.response_type is intent.IntentResponseType.ERROR
+    assert answered.response.speech["plain"]["speech"] == "The light is on."
+    assert hass.states.get(kitchen_light).state == "on"
+    assert llm_server.last_chat_request["messages"][-1]["role"] == "tool"

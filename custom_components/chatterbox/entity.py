@@ -146,6 +146,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         # The question each recent conversation's held calls wait on.
         self._pending: dict[str, Question] = {}
         self._loop_client: openai.AsyncOpenAI | None = None
+        # The conversations with a turn under way.
+        self._answering: set[str] = set()
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
             name=subentry.title,
@@ -192,6 +194,16 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         unattended turn (an automation's) has no one to confirm with.
         """
         self._track(chat_log)
+        conversation_id = chat_log.conversation_id
+        if conversation_id in self._answering:
+            # Home Assistant 2026.10 lets a second turn into a conversation
+            # that is still answering; both would swap the chat log's tools,
+            # and the first to end would leave the other's calls unguarded.
+            LOGGER.info(
+                "A turn came while conversation %s was answering", conversation_id
+            )
+            raise user_error("conversation_busy")
+        self._answering.add(conversation_id)
         usage = TurnUsage()
         try:
             recalled = self._recall(chat_log, memory_key)
@@ -199,6 +211,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 chat_log, recalled, structure, usage, attended=attended
             )
         finally:
+            self._answering.discard(conversation_id)
             usage.async_announce(self.hass, self.subentry.subentry_id)
             self.entry.runtime_data.recent_turns.append(
                 usage.summary(self.subentry.subentry_id)

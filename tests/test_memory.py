@@ -16,11 +16,12 @@ from homeassistant import loader
 from homeassistant.components import conversation
 from homeassistant.const import CONF_MODEL
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.exceptions import ServiceValidationError
+from homeassistant.exceptions import ServiceValidationError, Unauthorized
 from homeassistant.helpers import frame, llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
+    MockUser,
     async_test_home_assistant,
 )
 
@@ -242,6 +243,46 @@ async def test_forget(
             )
         assert raised.value.translation_key == "not_an_agent"
         assert raised.value.translation_domain == DOMAIN
+
+
+@pytest.mark.parametrize("agent_data", [agent("device")])
+@pytest.mark.usefixtures("loaded_entry")
+async def test_only_an_administrator_may_forget(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    loaded_entry: MockConfigEntry,
+    hass_read_only_user: MockUser,
+) -> None:
+    """A family member's account cannot wipe what the agent remembers."""
+    memory: MemoryStore = loaded_entry.runtime_data.memory
+    await chat(hass, llm_server, "Hello", "Hi.", "a", device_id=DEVICE_X)
+
+    with pytest.raises(Unauthorized):
+        await hass.services.async_call(
+            DOMAIN,
+            "forget",
+            {"entity_id": AGENT_ENTITY_ID},
+            blocking=True,
+            context=Context(user_id=hass_read_only_user.id),
+        )
+
+    assert len(memory.keys()) == 1
+
+
+@pytest.mark.parametrize("agent_data", [agent("device")])
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_removed_agent_takes_its_memories_along(
+    hass: HomeAssistant, llm_server: LLMServer, loaded_entry: MockConfigEntry
+) -> None:
+    """The user removes an agent: what it remembered is forgotten with it."""
+    memory: MemoryStore = loaded_entry.runtime_data.memory
+    await chat(hass, llm_server, "Hello", "Hi.", "a", device_id=DEVICE_X)
+    assert len(memory.keys()) == 1
+
+    assert hass.config_entries.async_remove_subentry(loaded_entry, AGENT_ID)
+    await hass.async_block_till_done()
+
+    assert memory.keys() == []
 
 
 @pytest.mark.parametrize("agent_data", [agent("device", **{CONF_MEMORY_HOURS: 2})])

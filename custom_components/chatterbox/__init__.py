@@ -183,13 +183,34 @@ async def _async_probe_agents(
 async def _async_update_listener(
     hass: HomeAssistant, entry: ChatterboxConfigEntry
 ) -> None:
-    """Reload the entry so agents pick up changed settings."""
+    """Reload the entry so agents pick up changed settings.
+
+    An agent removed from it takes its memories along: once its entity is
+    gone, nobody could forget them any more.
+    """
+    await _async_forget_removed_agents(hass, removed_entry=None)
     await hass.config_entries.async_reload(entry.entry_id)
 
 
 async def async_remove_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> None:
-    """Withdraw the repairs of a removed server's agents."""
+    """Withdraw the repairs of a removed server's agents, and their memories."""
     async_delete_entry_issues(hass, entry)
+    await _async_forget_removed_agents(hass, removed_entry=entry.entry_id)
+
+
+async def _async_forget_removed_agents(
+    hass: HomeAssistant, *, removed_entry: str | None
+) -> None:
+    """Forget the memories of agents that no server entry has any more."""
+    agents = {
+        subentry_id
+        for other in hass.config_entries.async_entries(DOMAIN)
+        if other.entry_id != removed_entry
+        for subentry_id in other.subentries
+    }
+    store = await async_get_memory_store(hass)
+    if forgotten := store.keep_only(agents):
+        LOGGER.info("Forgot %s memories of removed agents", forgotten)
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> bool:

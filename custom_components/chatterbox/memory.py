@@ -8,7 +8,7 @@ its system prompt. Everything lives in one Home Assistant store,
 agents and users never see each other's memories.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 import os
@@ -262,6 +262,15 @@ class MemoryStore:
                 )
                 if key in self._memories
             ]
+        for key in keys:
+            del self._memories[key]
+        if keys:
+            self._save()
+        return len(keys)
+
+    def keep_only(self, agents: Collection[str]) -> int:
+        """Forget the memories of every agent but these (removed agents')."""
+        keys = [k for k in self._memories if k.partition(":")[0] not in agents]
         for key in keys:
             del self._memories[key]
         if keys:

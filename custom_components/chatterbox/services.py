@@ -9,6 +9,7 @@ from homeassistant.const import ATTR_DEVICE_ID, ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, ServiceCall, callback
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv, entity_registry as er
+from homeassistant.helpers.service import async_register_admin_service
 
 from .const import DOMAIN
 from .memory import async_get_memory_store
@@ -51,6 +52,8 @@ def async_setup_services(hass: HomeAssistant) -> None:
             user_id=call.data.get(ATTR_USER_ID),
         )
 
-    hass.services.async_register(
-        DOMAIN, SERVICE_FORGET, async_forget, schema=FORGET_SCHEMA
+    # Any memory may be forgotten, so only an administrator (or an
+    # automation, which acts for nobody) may call it.
+    async_register_admin_service(
+        hass, DOMAIN, SERVICE_FORGET, async_forget, schema=FORGET_SCHEMA
     )

@@ -21,6 +21,7 @@ from custom_components.chatterbox.const import (
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
 )
+from custom_components.chatterbox.context_budget import RECORD_NOTE
 
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
 from .llm_server import Call, Error, LLMServer, Text, ToolCalls
@@ -129,10 +130,13 @@ async def test_the_summary_reaches_the_model(
     assert summaries
     transcript = summaries[0]["messages"][-1]["content"]
     assert "Weather in City 0?" in transcript
+    # The summary joins every later prompt: a model that runs on is cut short.
+    assert {summary["max_tokens"] for summary in summaries} == {400}
     last = main_requests(server)[-1]
+    # It comes back as a record of what was said, not as instructions.
     assert (
-        f"Earlier in this conversation:\n{SUMMARY}" in last["messages"][0]["content"]
-        or SUMMARY in last["messages"][0]["content"]
+        f"Earlier in this conversation: {RECORD_NOTE}\n<record>\n{SUMMARY}\n</record>"
+        in last["messages"][0]["content"]
     )
     assert "Weather in City 0?" not in json.dumps(last["messages"])
 

@@ -31,6 +31,7 @@ from custom_components.chatterbox.const import (
     CONF_MEMORY_HOURS,
     DOMAIN,
 )
+from custom_components.chatterbox.context_budget import RECORD_NOTE
 from custom_components.chatterbox.memory import (
     MAX_MEMORIES,
     STORAGE_KEY,
@@ -44,8 +45,9 @@ from .llm_server import LLMServer, Text
 
 DEVICE_X = "device0satellite0kitchen"
 DEVICE_Y = "device0satellite0bedroom"
-HEADING_DEVICE = "Earlier conversation with this device:"
-HEADING_USER = "Earlier conversation with this user:"
+# A memory comes back as a record to read, never as instructions.
+HEADING_DEVICE = f"Earlier conversation with this device: {RECORD_NOTE}\n<record>"
+HEADING_USER = f"Earlier conversation with this user: {RECORD_NOTE}\n<record>"
 # Home Assistant does not stop the test's second instance for us.
 REAL_HASS = pytest.mark.parametrize("auto_enable_custom_integrations", [None])
 

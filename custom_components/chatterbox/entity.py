@@ -106,6 +106,9 @@ from .wire import (
 # Seconds the server may stay silent, before its first byte or between chunks.
 # Local models on small machines can take long to read a big prompt.
 REQUEST_TIMEOUT: Final = 120.0
+# A summary is asked for in at most 150 words; these bound what comes back.
+SUMMARY_MAX_TOKENS: Final = 400
+SUMMARY_MAX_CHARS: Final = 1_500
 # Seconds to wait for a connection while the server is known to be down.
 OFFLINE_CONNECT_TIMEOUT: Final = 3.0
 # From this many iterations before the limit, the model is told to wrap up.
@@ -605,6 +608,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             response = await self._client.chat.completions.create(
                 model=self.subentry.data[CONF_MODEL],
                 messages=summary_request(dropped, previous),
+                # It joins every later request's prompt, and may be remembered
+                # for days: a model that runs on is cut short.
+                max_tokens=SUMMARY_MAX_TOKENS,
                 extra_body=self.subentry.data.get(CONF_EXTRA_BODY),
             )
             summary = response.choices[0].message.content
@@ -612,7 +618,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             # Trimming alone still keeps the turn going.
             LOGGER.debug("Could not summarize the dropped history: %s", describe(err))
             return None
-        return summary.strip() if summary else None
+        return summary.strip()[:SUMMARY_MAX_CHARS] if summary else None
 
     async def _async_create(
         self, request: dict[str, Any], turn: _Turn

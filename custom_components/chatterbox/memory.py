@@ -22,6 +22,7 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN, LOGGER
+from .context_budget import as_record
 
 STORAGE_KEY: Final = f"{DOMAIN}.memory"
 STORAGE_VERSION: Final = 1
@@ -147,12 +148,12 @@ def last_exchanges(
 
 def render(memory: Memory, who: str) -> str:
     """Write a memory as a section of the system prompt."""
-    lines = [HEADING.format(who=who)]
+    lines = []
     if memory.summary:
         lines.append(_short(memory.summary, SUMMARY_CHARS))
     for user, assistant in memory.exchanges:
         lines += [f"User: {user}", f"Assistant: {assistant}"]
-    return "\n".join(lines)
+    return as_record(HEADING.format(who=who), "\n".join(lines))
 
 
 class MemoryStore:

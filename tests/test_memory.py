@@ -249,6 +249,34 @@ async def test_forget(
 
 @pytest.mark.parametrize("agent_data", [agent("device")])
 @pytest.mark.usefixtures("loaded_entry")
+async def test_naming_a_satellite_does_not_read_its_memory(
+    hass: HomeAssistant, llm_server: LLMServer, hass_read_only_user: MockUser
+) -> None:
+    """A family member names the kitchen satellite's device in conversation/process.
+
+    The satellite's conversation is not recalled, and theirs is not kept as
+    the satellite's.
+    """
+    await chat(hass, llm_server, "My name is Ada.", "Hi Ada.", "a", device_id=DEVICE_X)
+
+    system = await chat(
+        hass,
+        llm_server,
+        "What is my name?",
+        "I don't know.",
+        "b",
+        device_id=DEVICE_X,
+        user_id=hass_read_only_user.id,
+    )
+
+    assert HEADING_DEVICE not in system
+    assert "Ada" not in system
+    system = await chat(hass, llm_server, "Hello", "Hi.", "c", device_id=DEVICE_X)
+    assert "My name is Ada." in system
+
+
+@pytest.mark.parametrize("agent_data", [agent("device")])
+@pytest.mark.usefixtures("loaded_entry")
 async def test_only_an_administrator_may_forget(
     hass: HomeAssistant,
     llm_server: LLMServer,

@@ -91,7 +91,7 @@ class ChatterboxConversationEntity(
             memory_key(
                 self.subentry.subentry_id,
                 options.get(CONF_MEMORY),
-                user_input.device_id,
+                await _async_own_device(self.hass, user_input),
                 user_input.context.user_id,
             ),
             # A device or a signed-in user is someone who can say yes.
@@ -121,3 +121,19 @@ async def _async_apis_for(
         if getattr(api, "requires_admin", False)
     }
     return [api_id for api_id in wanted if api_id not in admin_only] or None
+
+
+async def _async_own_device(
+    hass: HomeAssistant, user_input: conversation.ConversationInput
+) -> str | None:
+    """Return the device a turn's memory may belong to.
+
+    Anyone signed in may name any device in conversation/process. A device
+    counts when no one is signed in (a voice satellite, an automation) or an
+    administrator is; a family member cannot read a satellite's memory by
+    naming it.
+    """
+    if not user_input.device_id or not user_input.context.user_id:
+        return user_input.device_id
+    user = await hass.auth.async_get_user(user_input.context.user_id)
+    return user_input.device_id if user is not None and user.is_admin else None

@@ -117,14 +117,8 @@ ASSIST_ONLY = {
     CONF_MAX_ITERATIONS: 10,
 }
 PRIVATE = "my sister visits on Friday"
-NO_OWNER = pytest.mark.xfail(
-    not ADMIN_ONLY_APIS,
-    reason="HA 2026.10 lets anyone continue any conversation: sessions have no owner",
-    strict=True,
-)
 
 
-@NO_OWNER
 @pytest.mark.parametrize("agent_data", [ASSIST_ONLY])
 @pytest.mark.usefixtures("loaded_entry")
 async def test_another_user_cannot_continue_a_conversation(
@@ -133,7 +127,10 @@ async def test_another_user_cannot_continue_a_conversation(
     hass_admin_user: MockUser,
     hass_read_only_user: MockUser,
 ) -> None:
-    """A tells the agent something private; B, with A's conversation, can't see it."""
+    """A tells the agent something private; B, with A's conversation, can't see it.
+
+    Home Assistant 2026.11 refuses B itself; on 2026.10 the agent does.
+    """
     llm_server.reply(Text("Noted."))
     first = await ask(hass, f"Remember: {PRIVATE}.", context=as_user(hass_admin_user))
     assert speech(first) == "Noted."
@@ -226,8 +223,8 @@ async def test_another_user_cannot_say_yes_to_a_held_unlock(
     await ask(hass, "Yes.", held.conversation_id, context=as_user(family_member))
 
     assert hass.states.get(LOCK).state == "locked"
-    # HA 2026.11 refuses B's turn; 2026.10 lets B into A's conversation, where
-    # A's held call is not B's to confirm: no unlock was run either way.
+    # B's turn is refused (by HA 2026.11, or by the agent on 2026.10), and A's
+    # held call is not B's to confirm: no unlock was run either way.
     results = [
         message["content"]
         for request in llm_server.chat_requests[sent:]

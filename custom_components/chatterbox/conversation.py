@@ -74,6 +74,7 @@ class ChatterboxConversationEntity(
     ) -> conversation.ConversationResult:
         """Answer one turn of a conversation."""
         options = self.subentry.data
+        self.check_speaker(chat_log, user_input.context.user_id)
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),

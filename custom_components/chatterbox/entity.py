@@ -151,6 +151,9 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._loop_client: openai.AsyncOpenAI | None = None
         # The conversations with a turn under way.
         self._answering: set[str] = set()
+        # Who each recent conversation belongs to: the user of its first turn,
+        # set anew whenever a conversation id starts over.
+        self._owners: dict[str, str | None] = {}
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
             name=subentry.title,
@@ -226,6 +229,21 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 compaction.summary if compaction else None,
                 chat_log.content,
             )
+
+    def check_speaker(
+        self, chat_log: conversation.ChatLog, user_id: str | None
+    ) -> None:
+        """Refuse a turn by someone other than the conversation's first speaker.
+
+        Home Assistant 2026.11 refuses it itself; 2026.10 lets anyone continue
+        anyone's conversation, and with it read its history and memory.
+        """
+        conversation_id = chat_log.conversation_id
+        if is_new_conversation(chat_log.content):
+            _keep_recent(self._owners, conversation_id, user_id)
+        elif self._owners.get(conversation_id, user_id) != user_id:
+            LOGGER.info("Another user spoke in conversation %s", conversation_id)
+            raise user_error("conversation_not_yours")
 
     def _track(self, chat_log: conversation.ChatLog) -> None:
         """On a conversation's first turn, forget it when Home Assistant does.

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 import httpx
-from hypothesis import example, given, strategies as st
+from hypothesis import assume, example, given, strategies as st
 import openai
 import probatio as vol
 import pytest
@@ -266,6 +266,42 @@ def test_any_server_error_is_classified_and_described_without_the_key(
     )
     wait = retry_after(rate_limited)
     assert wait is None or 0 <= wait <= MAX_RETRY_AFTER
+
+
+SECRET_NAMES = ["Authorization: Bearer ", "Bearer ", "api_key=", "x-api-key: "]
+SECRET_NAMES += ["password: ", "token=", "secret = ", "Authorization: Basic "]
+
+
+@given(
+    name=st.sampled_from(SECRET_NAMES),
+    secret=st.text(ALPHANUMERIC, min_size=8, max_size=40),
+    before=st.text(max_size=20),
+)
+def test_a_named_secret_is_masked_whatever_it_looks_like(
+    name: str, secret: str, before: str
+) -> None:
+    """A proxy or server that echoes a credential by its name has it masked.
+
+    The API key is masked by its value; a proxy's own token or password is
+    not the key, so it is masked by what stands before it.
+    """
+    assume(secret not in before)
+    err = openai.APIConnectionError(
+        message=f"{before} {name}{secret} was refused", request=REQUEST
+    )
+
+    assert secret not in describe(err)
+
+
+def test_a_password_in_a_url_is_masked() -> None:
+    """An error that quotes a URL with a user and password shows neither."""
+    err = openai.APIConnectionError(
+        message="Cannot connect to https://bob:hunter2@proxy.example/v1",
+        request=REQUEST,
+    )
+
+    assert "hunter2" not in describe(err)
+    assert "bob" not in describe(err)
 
 
 EXPRESSION_PIECES = [*"0123456789.+-*/%^()e, ", "**", "//", "1e30", "1e308", "-1e30"]

@@ -25,6 +25,15 @@ OLLAMA_DEFAULT_CONTEXT = 4096
 WARM_UP_TIMEOUT = 120.0
 
 _KEY_LIKE = re.compile(r"\b(sk|key|token)-[\w*.-]{4,}", re.IGNORECASE)
+# A secret that a server or a proxy echoes after its name, whatever it looks
+# like: "Authorization: Bearer …", "api_key=…", "password: …".
+_NAMED_SECRET = re.compile(
+    r"\b(bearer|basic|api[_-]?key|token|secret|password|authorization)"
+    r"(\s*[:=]\s*|\s+)((?:bearer|basic)\s+)?[\"']?[^\s\"',;&]{6,}",
+    re.IGNORECASE,
+)
+# A user and password in a URL.
+_USERINFO = re.compile(r"(://)[^/\s@]+@")
 
 
 class Failure(StrEnum):
@@ -263,4 +272,6 @@ def describe(err: BaseException, api_key: str | None = None) -> str:
         text = f"{text} ({type(err.__cause__).__name__}: {err.__cause__})"
     if api_key:
         text = text.replace(api_key, "**REDACTED**")
+    text = _USERINFO.sub(r"\1**REDACTED**@", text)
+    text = _NAMED_SECRET.sub(r"\1\2\3**REDACTED**", text)
     return _KEY_LIKE.sub(r"\1-**REDACTED**", text)

@@ -91,7 +91,15 @@ BROKEN_JSON = st.builds(
 ANY_ARGUMENTS = st.one_of(st.text(max_size=20), JSON_ISH, BROKEN_JSON)
 
 
+# Hostile shapes a megabyte long: the per-test time limit is the tripwire.
+MEGABYTE = 1_000_000
+
+
 @given(raw=st.none() | ANY_ARGUMENTS)
+@example(raw="```" + " " * MEGABYTE + "x")
+@example(raw="{" * MEGABYTE)
+@example(raw='{"a": "' + "\\" * MEGABYTE)
+@pytest.mark.timeout(60)
 def test_any_tool_arguments_are_an_object_or_a_clear_error(raw: str | None) -> None:
     """Whatever a model writes as arguments, it is read or the model hears why."""
     arguments = result_or_error(lambda: parse_tool_arguments(raw), ToolArgumentsError)
@@ -149,6 +157,9 @@ AI_TASK_ANSWERS = st.one_of(
 
 
 @given(answer=AI_TASK_ANSWERS)
+@example(answer=("```json" + " " * MEGABYTE + "x", None))
+@example(answer=("```" + "`" * MEGABYTE, None))
+@pytest.mark.timeout(60)
 def test_any_ai_task_answer_is_data_or_a_value_error(
     answer: tuple[str, dict[str, Any] | None],
 ) -> None:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import json
 from typing import Any
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 from openai.types.chat import ChatCompletionChunk
+import pytest
 
 from homeassistant.components import conversation
 
@@ -335,11 +336,23 @@ def is_subsequence(part: str, whole: str) -> bool:
     return all(char in rest for char in part)
 
 
+# Hostile shapes for the stream readers: each is also fed one character at a
+# time, so 64 KB rather than the megabyte of tests/test_hostile_input.py.
+LARGE = 65_536
+
+
 @given(
     text=FUZZ_TEXT,
     sizes=SIZES,
     any_name=st.booleans(),
 )
+@example(text="```json\n" + " " * LARGE, sizes=[64], any_name=False)
+@example(
+    text='{"name": "HassTurnOn", "arguments": {"' + "a" * LARGE,
+    sizes=[7],
+    any_name=True,
+)
+@pytest.mark.timeout(60)
 def test_text_tool_calls_read_the_same_however_the_text_is_cut(
     text: str,
     sizes: list[int],
@@ -368,6 +381,9 @@ def test_text_tool_calls_read_the_same_however_the_text_is_cut(
 
 
 @given(text=FUZZ_TEXT, sizes=SIZES)
+@example(text="|" + "-" * LARGE + "x", sizes=[64])
+@example(text="```\n" + " " * LARGE + "`" * 3, sizes=[5])
+@pytest.mark.timeout(60)
 def test_speech_is_the_same_however_the_answer_is_cut(
     text: str, sizes: list[int]
 ) -> None:

@@ -608,3 +608,21 @@ async def test_a_password_in_the_url_is_never_shown(
     for secret in ("s3cret", base64.b64encode(b"proxy:s3cret!pass").decode()):
         assert secret not in caplog.text
         assert secret not in json.dumps(diagnostics, default=repr)
+
+
+async def test_an_old_title_with_a_password_loses_it(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """An entry titled from a URL with a password, before titles left it out."""
+    llm_server.api_key = None
+    host = llm_server.url.split("/")[2]
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=f"proxy:s3cret@{host}",
+        data={CONF_URL: llm_server.url.replace("http://", "http://proxy:s3cret@")},
+    )
+    entry.add_to_hass(hass)
+
+    assert await hass.config_entries.async_setup(entry.entry_id)
+
+    assert entry.title == host

@@ -88,6 +88,11 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:  # noqa:
 
 async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -> bool:
     """Connect to the server, check it answers, and set up the agents."""
+    if "@" in entry.title:
+        # Titles were once made from the URL with a proxy's user and password.
+        hass.config_entries.async_update_entry(
+            entry, title=entry.title.rpartition("@")[2]
+        )
     api_key: str | None = entry.data.get(CONF_API_KEY)
     client = await async_create_client(hass, entry.data[CONF_URL], api_key)
     try:

@@ -139,7 +139,8 @@ def _normalize(user_input: Mapping[str, Any]) -> dict[str, Any]:
 
 def _title(url: str) -> str:
     """Name a server entry after the host and port it talks to."""
-    return urlsplit(without_credentials(url)).netloc or without_credentials(url)
+    shown = without_credentials(url)
+    return urlsplit(shown).netloc or shown
 
 
 class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):

@@ -25,10 +25,8 @@ async def async_get_config_entry_diagnostics(
     runtime = entry.runtime_data
     integration = await async_get_integration(hass, DOMAIN)
     redacted = async_redact_data(entry.as_dict(), TO_REDACT)
-    # A reverse proxy's user and password, in the URL and in a title made
-    # from it before they were kept out of titles.
+    # A reverse proxy's user and password (setup took them out of old titles).
     redacted["data"][CONF_URL] = without_credentials(entry.data[CONF_URL])
-    redacted["title"] = entry.title.rpartition("@")[2]
     return {
         "entry": redacted,
         "server": {

@@ -25,7 +25,6 @@ from openai.types.chat import (
     ChatCompletionMessageParam,
     ChatCompletionToolParam,
 )
-from openai.types.chat.chat_completion_chunk import ChoiceDelta
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
@@ -92,7 +91,7 @@ from .sensitive import (
     sensitive_action,
 )
 from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
-from .stream import StreamStats, transform_stream
+from .stream import StreamStats, delta_of, transform_stream
 from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
 from .tool_guard import REPEATED_CALL, ToolGuard, guard_tools
 from .usage import TurnUsage
@@ -1025,8 +1024,7 @@ async def _cut_at(
     async for chunk in chunks:
         yield chunk
         for choice in chunk.choices:
-            # Azure's content filter annotations come as chunks without a delta.
-            delta = cast("ChoiceDelta | None", choice.delta) or ChoiceDelta()
+            delta = delta_of(choice)
             written += len(delta.content or "")
             for call in delta.tool_calls or ():
                 written += len(call.function.arguments or "") if call.function else 0

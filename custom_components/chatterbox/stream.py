@@ -6,7 +6,11 @@ import time
 from typing import Any, Final
 
 from openai.types.chat import ChatCompletionChunk
-from openai.types.chat.chat_completion_chunk import ChoiceDelta, ChoiceDeltaToolCall
+from openai.types.chat.chat_completion_chunk import (
+    Choice,
+    ChoiceDelta,
+    ChoiceDeltaToolCall,
+)
 
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
@@ -148,8 +152,7 @@ class _Transformer:
         if not chunk.choices:
             return {}
         choice = chunk.choices[0]
-        # Azure's content filter annotations come as chunks without a delta.
-        delta = choice.delta or ChoiceDelta()
+        delta = delta_of(choice)
         thinking = _reasoning(delta)
         content, tagged_thinking = self._splitter.feed(delta.content or "")
         # OpenAI puts a refusal in its own field; it is the answer to speak.
@@ -402,3 +405,8 @@ def _count(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None
+
+
+def delta_of(choice: Choice) -> ChoiceDelta:
+    """Return a chunk choice's delta; Azure's content filter annotations have none."""
+    return choice.delta or ChoiceDelta()

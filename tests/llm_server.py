@@ -23,7 +23,7 @@ from typing import Any, Literal, Self
 
 from aiohttp import web
 
-from custom_components.chatterbox.capabilities import (
+from custom_components.chatterbox.server.capabilities import (
     PROBE_PROMPT,
     PROBE_SCHEMA_PROMPT,
     PROBE_TOOL,

@@ -14,8 +14,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox import tool_guard
 from custom_components.chatterbox.const import CONF_MAX_ITERATIONS, CONF_MAX_TOKENS
+from custom_components.chatterbox.tools import guard as tool_guard
 
 from .bench.scenarios import is_summary_request
 from .conftest import AGENT_ID, MODELS, ask, tool_result

@@ -10,7 +10,7 @@ every conversation.
 from hypothesis import example, given, settings, strategies as st
 import pytest
 
-from custom_components.chatterbox.answers import (
+from custom_components.chatterbox.tools.answers import (
     MAX_ANSWER_CHARS,
     NO,
     WORDS,

@@ -14,14 +14,14 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox import entity
+from custom_components.chatterbox.agent import entity
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
 )
-from custom_components.chatterbox.context_budget import RECORD_NOTE
+from custom_components.chatterbox.context.budget import RECORD_NOTE
 
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
 from .llm_server import Call, Error, LLMServer, Text, ToolCalls

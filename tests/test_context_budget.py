@@ -10,7 +10,7 @@ from typing import Any
 from openai.types.chat import ChatCompletionMessageParam
 import pytest
 
-from custom_components.chatterbox.context_budget import (
+from custom_components.chatterbox.context.budget import (
     MIN_LIMIT,
     SUMMARY_HEADING,
     Compaction,

@@ -31,7 +31,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox import entity
+from custom_components.chatterbox.agent import entity
 from custom_components.chatterbox.const import DEFAULT_CONTEXT_WINDOW
 
 from .conftest import AGENT_ENTITY_ID, MODELS, tool_result

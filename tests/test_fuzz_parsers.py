@@ -20,18 +20,17 @@ import pytest
 from homeassistant.exceptions import HomeAssistantError
 
 from custom_components.chatterbox.ai_task import _validated
-from custom_components.chatterbox.answers import is_yes
-from custom_components.chatterbox.client import Failure, classify, describe
-from custom_components.chatterbox.errors import (
+from custom_components.chatterbox.context.memory import (
+    InvalidMemoryError,
+    Memory,
+    render,
+)
+from custom_components.chatterbox.server.client import Failure, classify, describe
+from custom_components.chatterbox.server.errors import (
     MAX_RETRY_AFTER,
     retry_after,
     translate_request_error,
     translate_stream_error,
-)
-from custom_components.chatterbox.memory import (
-    InvalidMemoryError,
-    Memory,
-    render,
 )
 from custom_components.chatterbox.skills.readable import compass, condition, local_time
 from custom_components.chatterbox.skills.safe_math import (
@@ -40,7 +39,8 @@ from custom_components.chatterbox.skills.safe_math import (
     present,
 )
 from custom_components.chatterbox.skills.units import UnitError, convert, resolve
-from custom_components.chatterbox.tool_args import (
+from custom_components.chatterbox.tools.answers import is_yes
+from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )

@@ -18,15 +18,15 @@ import pytest
 from homeassistant.components import conversation
 
 from custom_components.chatterbox.speech import SpeechFilter, is_pictograph
-from custom_components.chatterbox.stream import StreamStats
-from custom_components.chatterbox.text_tool_calls import (
+from custom_components.chatterbox.tools.arguments import (
+    ToolArgumentsError,
+    parse_tool_arguments,
+)
+from custom_components.chatterbox.wire.stream import StreamStats
+from custom_components.chatterbox.wire.text_calls import (
     TextToolCall,
     TextToolCallParser,
     tool_name_matcher,
-)
-from custom_components.chatterbox.tool_args import (
-    ToolArgumentsError,
-    parse_tool_arguments,
 )
 
 from .test_fuzz_parsers import result_or_error

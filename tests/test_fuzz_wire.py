@@ -17,7 +17,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
-from custom_components.chatterbox.context_budget import (
+from custom_components.chatterbox.context.budget import (
     MIN_LIMIT,
     Compaction,
     TokenEstimator,
@@ -25,11 +25,11 @@ from custom_components.chatterbox.context_budget import (
     fit,
     summary_request,
 )
-from custom_components.chatterbox.tool_args import (
+from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )
-from custom_components.chatterbox.wire import (
+from custom_components.chatterbox.wire.messages import (
     _clean_schema,
     content_to_messages,
     with_text_tool_calls,

@@ -15,17 +15,17 @@ import probatio
 import pytest
 
 from custom_components.chatterbox.ai_task import _validated
-from custom_components.chatterbox.answers import is_yes
-from custom_components.chatterbox.errors import translate_request_error
+from custom_components.chatterbox.server.errors import translate_request_error
 from custom_components.chatterbox.speech import SpeechFilter
-from custom_components.chatterbox.text_tool_calls import (
-    TextToolCallParser,
-    tool_name_matcher,
-)
-from custom_components.chatterbox.tool_args import (
+from custom_components.chatterbox.tools.answers import is_yes
+from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     fence_body,
     parse_tool_arguments,
+)
+from custom_components.chatterbox.wire.text_calls import (
+    TextToolCallParser,
+    tool_name_matcher,
 )
 
 MEGABYTE = 1_000_000

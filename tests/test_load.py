@@ -46,9 +46,9 @@ from custom_components.chatterbox.const import (
     CONF_MEMORY,
     MAX_TRACKED_CONVERSATIONS,
 )
+from custom_components.chatterbox.context.memory import MAX_MEMORIES, MEMORY_DEVICE
 from custom_components.chatterbox.conversation import ChatterboxConversationEntity
-from custom_components.chatterbox.memory import MAX_MEMORIES, MEMORY_DEVICE
-from custom_components.chatterbox.tool_guard import ToolGuard
+from custom_components.chatterbox.tools.guard import ToolGuard
 
 from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
 from .llm_server import CHAT_PATH, Call, ChatReply, LLMServer, Text, ToolCalls

@@ -9,12 +9,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.capabilities import Capabilities
 from custom_components.chatterbox.const import (
     CONF_EXTRA_BODY,
     CONF_KEEP_ALIVE,
     DOMAIN,
 )
+from custom_components.chatterbox.server.capabilities import Capabilities
 
 from .conftest import AGENT_ID, MODELS, ask
 from .llm_server import Abilities, LLMServer, Text

@@ -31,8 +31,8 @@ from custom_components.chatterbox.const import (
     CONF_MEMORY_HOURS,
     DOMAIN,
 )
-from custom_components.chatterbox.context_budget import RECORD_NOTE
-from custom_components.chatterbox.memory import (
+from custom_components.chatterbox.context.budget import RECORD_NOTE
+from custom_components.chatterbox.context.memory import (
     MAX_MEMORIES,
     STORAGE_KEY,
     Memory,

@@ -342,7 +342,7 @@ def test_runtime_data_is_typed() -> None:
 
 def test_the_client_uses_home_assistants_http_pool() -> None:
     """The SDK client is built on Home Assistant's shared httpx client."""
-    source = (PACKAGE / "client.py").read_text()
+    source = (PACKAGE / "server" / "client.py").read_text()
     assert 'http_client=cast("Any", get_async_client(hass))' in source
 
 

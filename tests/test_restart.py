@@ -26,7 +26,7 @@ from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import async_test_home_assistant
 
 from custom_components.chatterbox.const import DOMAIN
-from custom_components.chatterbox.memory import STORAGE_KEY
+from custom_components.chatterbox.context.memory import STORAGE_KEY
 
 from .bench.measure import async_converse_as_pipeline
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, server_entry

@@ -25,9 +25,9 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent, llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox import entity
+from custom_components.chatterbox.agent import entity
 from custom_components.chatterbox.const import CONF_MAX_ITERATIONS, DOMAIN
-from custom_components.chatterbox.errors import (
+from custom_components.chatterbox.server.errors import (
     DEFAULT_RETRY_AFTER,
     MAX_RETRY_AFTER,
     retry_after,

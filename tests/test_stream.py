@@ -12,14 +12,14 @@ import pytest
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
-from custom_components.chatterbox import stream
 from custom_components.chatterbox.speech import SpeechFilter
-from custom_components.chatterbox.stream import StreamStats, transform_stream
-from custom_components.chatterbox.text_tool_calls import (
+from custom_components.chatterbox.tools.arguments import ToolArgumentsError
+from custom_components.chatterbox.wire import stream
+from custom_components.chatterbox.wire.stream import StreamStats, transform_stream
+from custom_components.chatterbox.wire.text_calls import (
     TextToolCallParser,
     tool_name_matcher,
 )
-from custom_components.chatterbox.tool_args import ToolArgumentsError
 
 from .llm_server import LLMServer, Raw
 

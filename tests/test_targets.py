@@ -31,7 +31,7 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from custom_components.chatterbox.const import SUBENTRY_AI_TASK
-from custom_components.chatterbox.sensitive import DEFAULT_KINDS, sensitive_action
+from custom_components.chatterbox.tools.sensitive import DEFAULT_KINDS, sensitive_action
 
 from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
 from .llm_server import Call, LLMServer, Text, ToolCalls

@@ -9,17 +9,17 @@ from hypothesis import example, given, strategies as st
 from openai.types.chat import ChatCompletionToolParam
 import pytest
 
-from custom_components.chatterbox.text_tool_calls import (
+from custom_components.chatterbox.tools.arguments import (
+    ToolArgumentsError,
+    parse_tool_arguments,
+)
+from custom_components.chatterbox.wire.text_calls import (
     MAX_HOLD,
     TextPiece,
     TextToolCall,
     TextToolCallParser,
     text_tool_prompt,
     tool_name_matcher,
-)
-from custom_components.chatterbox.tool_args import (
-    ToolArgumentsError,
-    parse_tool_arguments,
 )
 
 OFFERED = tool_name_matcher(["HassTurnOn", "HassTurnOff", "GetLiveContext"])

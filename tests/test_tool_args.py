@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from custom_components.chatterbox.tool_args import (
+from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     by_area,
     drop_unmeant_arguments,

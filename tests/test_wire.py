@@ -13,7 +13,7 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv, llm, selector
 
-from custom_components.chatterbox.wire import (
+from custom_components.chatterbox.wire.messages import (
     content_to_messages,
     format_tool,
     with_text_tool_calls,

@@ -23,8 +23,23 @@ from homeassistant.helpers import config_validation as cv, issue_registry as ir
 from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.typing import ConfigType
 
-from .capabilities import Capabilities, async_probe
-from .client import (
+from .const import (
+    CONF_KEEP_ALIVE,
+    DOMAIN,
+    KEEP_ALIVE_OFF,
+    LOGGER,
+    SUBENTRY_AI_TASK,
+    SUBENTRY_CONVERSATION,
+)
+from .context.memory import MemoryStore, async_get_memory_store
+from .coordinator import ChatterboxCoordinator
+from .repairs import (
+    async_delete_entry_issues,
+    async_update_tools_issue,
+    model_issue_id,
+)
+from .server.capabilities import Capabilities, async_probe
+from .server.client import (
     Failure,
     ServerKind,
     async_context_windows,
@@ -34,21 +49,6 @@ from .client import (
     classify,
     describe,
     without_credentials,
-)
-from .const import (
-    CONF_KEEP_ALIVE,
-    DOMAIN,
-    KEEP_ALIVE_OFF,
-    LOGGER,
-    SUBENTRY_AI_TASK,
-    SUBENTRY_CONVERSATION,
-)
-from .coordinator import ChatterboxCoordinator
-from .memory import MemoryStore, async_get_memory_store
-from .repairs import (
-    async_delete_entry_issues,
-    async_update_tools_issue,
-    model_issue_id,
 )
 from .services import async_setup_services
 from .skills.registry import async_use_skills

@@ -13,10 +13,10 @@ from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
+from .agent.entity import ChatterboxLLMEntity, add_per_subentry
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
-from .entity import ChatterboxLLMEntity, add_per_subentry
-from .tool_args import fence_body
-from .wire import structure_schema
+from .tools.arguments import fence_body
+from .wire.messages import structure_schema
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0

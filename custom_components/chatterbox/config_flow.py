@@ -44,14 +44,6 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
-from .client import (
-    Failure,
-    async_create_client,
-    async_list_models,
-    classify,
-    describe,
-    without_credentials,
-)
 from .const import (
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
@@ -90,8 +82,16 @@ from .const import (
     UNATTENDED_ALLOW,
     UNATTENDED_REFUSE,
 )
-from .memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
-from .sensitive import DEFAULT_KINDS, KINDS
+from .context.memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
+from .server.client import (
+    Failure,
+    async_create_client,
+    async_list_models,
+    classify,
+    describe,
+    without_credentials,
+)
+from .tools.sensitive import DEFAULT_KINDS, KINDS
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry

@@ -11,9 +11,9 @@ from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
+from .agent.entity import ChatterboxLLMEntity, add_per_subentry
 from .const import CONF_MEMORY, DOMAIN, SUBENTRY_CONVERSATION
-from .entity import ChatterboxLLMEntity, add_per_subentry
-from .memory import memory_key
+from .context.memory import memory_key
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0

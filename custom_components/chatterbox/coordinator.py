@@ -19,14 +19,14 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator, UpdateFailed
 from homeassistant.util import dt as dt_util
 
-from .client import (
+from .const import DOMAIN, LOGGER
+from .server.client import (
     Failure,
     async_list_models,
     classify,
     describe,
     without_credentials,
 )
-from .const import DOMAIN, LOGGER
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry

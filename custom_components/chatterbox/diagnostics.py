@@ -11,8 +11,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.loader import async_get_integration
 
 from . import ChatterboxConfigEntry
-from .client import without_credentials
 from .const import CONF_EXTRA_BODY, DOMAIN
+from .server.client import without_credentials
 
 # The extra body may carry a provider's own keys.
 TO_REDACT = {CONF_API_KEY, CONF_PROMPT, CONF_EXTRA_BODY}

@@ -16,8 +16,8 @@ from homeassistant.helpers.selector import (
     SelectSelectorMode,
 )
 
-from .client import async_list_models, describe, without_credentials
 from .const import DOMAIN, LOGGER
+from .server.client import async_list_models, describe, without_credentials
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry

@@ -12,7 +12,7 @@ from homeassistant.helpers import config_validation as cv, entity_registry as er
 from homeassistant.helpers.service import async_register_admin_service
 
 from .const import DOMAIN
-from .memory import async_get_memory_store
+from .context.memory import async_get_memory_store
 
 SERVICE_FORGET: Final = "forget"
 ATTR_USER_ID: Final = "user_id"

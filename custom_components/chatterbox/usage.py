@@ -14,7 +14,7 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.dispatcher import async_dispatcher_send
 
 from .const import DOMAIN
-from .stream import StreamStats
+from .wire.stream import StreamStats
 
 
 def usage_signal(subentry_id: str) -> str:

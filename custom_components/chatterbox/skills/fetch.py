@@ -9,7 +9,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
-from ..const import LOGGER  # noqa: TID252
+from ..const import LOGGER
 from .skill import error_result
 
 # Seconds one request may take, connecting included. A tool makes at most a few.

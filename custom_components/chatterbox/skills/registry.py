@@ -10,7 +10,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.util.hass_dict import HassKey
 
-from ..const import DOMAIN, LOGGER  # noqa: TID252
+from ..const import DOMAIN, LOGGER
 from .calculator import CALCULATOR
 from .lookup import LOOKUP
 from .skill import TOOL_PREFIX, Skill, SkillAPI

@@ -13,7 +13,7 @@ from typing import Any, Final, override
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..const import DOMAIN  # noqa: TID252
+from ..const import DOMAIN
 
 TOOL_PREFIX: Final = f"{DOMAIN}__"
 

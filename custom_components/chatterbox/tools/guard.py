@@ -14,10 +14,10 @@ from homeassistant.components import conversation
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, llm
 
-from .const import LOGGER
+from ..const import LOGGER
+from ..wire.messages import format_tool
+from .arguments import ToolArgumentsError, by_area, drop_unmeant_arguments
 from .sensitive import PendingCall
-from .tool_args import ToolArgumentsError, by_area, drop_unmeant_arguments
-from .wire import format_tool
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0

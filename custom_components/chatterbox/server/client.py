@@ -11,7 +11,7 @@ import openai
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.httpx_client import get_async_client
 
-from .const import CONNECT_TIMEOUT, LOGGER
+from ..const import CONNECT_TIMEOUT, LOGGER
 
 # The SDK refuses to build a client without a key, but local servers (Ollama,
 # llama.cpp, LM Studio) need none and ignore the header.

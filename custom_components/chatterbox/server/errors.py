@@ -12,7 +12,7 @@ import openai
 
 from homeassistant.exceptions import HomeAssistantError
 
-from .const import DOMAIN
+from ..const import DOMAIN
 
 # A 429 is retried once when the server asks for a wait no longer than this.
 MAX_RETRY_AFTER: Final = 10.0

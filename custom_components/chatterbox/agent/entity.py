@@ -35,11 +35,8 @@ from homeassistant.helpers import chat_session, device_registry as dr, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
-from . import ChatterboxConfigEntry
-from .answers import is_yes
-from .capabilities import Capabilities
-from .client import describe, without_credentials
-from .const import (
+from .. import ChatterboxConfigEntry
+from ..const import (
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
@@ -67,40 +64,43 @@ from .const import (
     TOOL_RESULT_LIMIT,
     UNATTENDED_ALLOW,
 )
-from .context_budget import (
+from ..context.budget import (
     Compaction,
     TokenEstimator,
     cap_tool_result,
     fit,
     summary_request,
 )
-from .coordinator import ChatterboxCoordinator
-from .errors import (
+from ..context.memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
+from ..coordinator import ChatterboxCoordinator
+from ..repairs import async_model_missing, async_update_tools_issue
+from ..server.capabilities import Capabilities
+from ..server.client import describe, without_credentials
+from ..server.errors import (
     retry_after,
     translate_request_error,
     translate_stream_error,
     user_error,
 )
-from .memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
-from .repairs import async_model_missing, async_update_tools_issue
-from .sensitive import (
+from ..speech import SPEECH_INSTRUCTIONS, SpeechFilter
+from ..tools.answers import is_yes
+from ..tools.guard import REPEATED_CALL, ToolGuard, guard_tools
+from ..tools.sensitive import (
     DEFAULT_KINDS,
     PendingCall,
     Question,
     and_list,
     sensitive_action,
 )
-from .speech import SPEECH_INSTRUCTIONS, SpeechFilter
-from .stream import StreamStats, delta_of, transform_stream
-from .text_tool_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
-from .tool_guard import REPEATED_CALL, ToolGuard, guard_tools
-from .usage import TurnUsage
-from .wire import (
+from ..usage import TurnUsage
+from ..wire.messages import (
     content_to_messages,
     format_tool,
     image_data_url,
     with_text_tool_calls,
 )
+from ..wire.stream import StreamStats, delta_of, transform_stream
+from ..wire.text_calls import TextToolCallParser, text_tool_prompt, tool_name_matcher
 
 # Seconds the server may stay silent, before its first byte or between chunks.
 # Local models on small machines can take long to read a big prompt.

@@ -12,8 +12,8 @@ from typing import Any, Final, Literal
 import httpx
 import openai
 
+from ..const import LOGGER
 from .client import describe
-from .const import LOGGER
 
 PROBE_TIMEOUT: Final = 30.0
 PROBE_MAX_TOKENS: Final = 8

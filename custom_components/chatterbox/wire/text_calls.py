@@ -30,7 +30,7 @@ from typing import Any, Final, override
 
 from openai.types.chat import ChatCompletionToolParam
 
-from .tool_args import (
+from ..tools.arguments import (
     MAX_ARGUMENTS_CHARS,
     ToolArgumentsError,
     fence_body,

@@ -16,9 +16,9 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
-from .speech import SpeechFilter
-from .text_tool_calls import TextToolCall, TextToolCallParser
-from .tool_args import ToolArgumentsError, parse_tool_arguments
+from ..speech import SpeechFilter
+from ..tools.arguments import ToolArgumentsError, parse_tool_arguments
+from .text_calls import TextToolCall, TextToolCallParser
 
 THINK_OPEN: Final = "<think>"
 THINK_CLOSE: Final = "</think>"

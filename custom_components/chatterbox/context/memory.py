@@ -21,8 +21,8 @@ from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
-from .const import DOMAIN, LOGGER
-from .context_budget import as_record
+from ..const import DOMAIN, LOGGER
+from .budget import as_record
 
 STORAGE_KEY: Final = f"{DOMAIN}.memory"
 STORAGE_VERSION: Final = 1

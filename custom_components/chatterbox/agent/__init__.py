@@ -1,0 +1,1 @@
+"""Agent of Chatterbox."""

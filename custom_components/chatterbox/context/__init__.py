@@ -1,0 +1,1 @@
+"""Context of Chatterbox."""

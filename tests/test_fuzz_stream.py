@@ -20,6 +20,7 @@ from homeassistant.components import conversation
 from custom_components.chatterbox.speech import SpeechFilter, is_pictograph
 from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
+    UnreadableCall,
     parse_tool_arguments,
 )
 from custom_components.chatterbox.wire.stream import StreamStats
@@ -173,9 +174,9 @@ def test_any_stream_becomes_deltas_the_chat_log_accepts(
     calls = [tool for delta in deltas for tool in delta.get("tool_calls") or ()]
     assert stats.tool_calls == len(calls)
     # Every call can be answered: it has an id, and its arguments are an
-    # object, or empty with the reason recorded under its id.
+    # object, or empty with the reason it could not be read.
     assert all(tool.id and isinstance(tool.tool_args, dict) for tool in calls)
-    assert set(stats.tool_argument_errors) <= {tool.id for tool in calls}
+    assert all(not tool.tool_args for tool in calls if isinstance(tool, UnreadableCall))
     assert stats.empty == (not deltas[1:])
 
 
@@ -272,7 +273,7 @@ def outcome(
                 tool.tool_name,
                 tool.tool_args,
                 tool.id if tool.id.startswith("call_") else None,
-                str(stats.tool_argument_errors.get(tool.id, "")),
+                tool.problem if isinstance(tool, UnreadableCall) else "",
             )
             for tool in calls
         ],

@@ -13,7 +13,7 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from custom_components.chatterbox.speech import SpeechFilter
-from custom_components.chatterbox.tools.arguments import ToolArgumentsError
+from custom_components.chatterbox.tools.arguments import UnreadableCall
 from custom_components.chatterbox.wire import stream
 from custom_components.chatterbox.wire.stream import StreamStats, transform_stream
 from custom_components.chatterbox.wire.text_calls import (
@@ -407,7 +407,6 @@ async def test_tool_calls_are_assembled_and_yielded_once() -> None:
     assert all(not tool_input.external for tool_input in tool_calls_of(deltas)[0])
     assert deltas[-1] == {"tool_calls": tool_calls_of(deltas)[0]}
     assert stats.tool_calls == 2
-    assert stats.tool_argument_errors == {}
     assert stats.total_tokens == 3
 
 
@@ -559,39 +558,16 @@ async def test_unreadable_arguments_are_reported_not_raised() -> None:
         stats,
     )
 
-    assert tool_calls_of(deltas) == [
-        [
-            llm.ToolInput(tool_name="HassTurnOn", tool_args={}, id="bad"),
-            llm.ToolInput(tool_name="HassTurnOff", tool_args={"a": 1}, id="good"),
-        ]
-    ]
-    assert list(stats.tool_argument_errors) == ["bad"]
-    error = stats.tool_argument_errors["bad"]
-    assert isinstance(error, ToolArgumentsError)
-    assert str(error).startswith("invalid JSON: Expecting value at position 8")
-
-
-async def test_the_errors_are_known_before_the_call_is_yielded() -> None:
-    """Fill the errors in before the chat log can start the tool call."""
-    stats = StreamStats()
-    deltas = transform_stream(
-        aiter_chunks(
-            [chunk(tool_calls=[call(0, call_id="a", name="X", arguments="[1]")])]
-        ),
-        stats,
+    bad, good = tool_calls_of(deltas)[0]
+    assert bad == UnreadableCall(
+        tool_name="HassTurnOn", tool_args={}, id="bad", problem=bad.problem
     )
-
-    known_when_yielded = [
-        list(stats.tool_argument_errors)
-        async for delta in deltas
-        if "tool_calls" in delta
-    ]
-
-    assert known_when_yielded == [["a"]]
+    assert bad.problem.startswith("invalid JSON: Expecting value at position 8")
+    assert good == llm.ToolInput(tool_name="HassTurnOff", tool_args={"a": 1}, id="good")
 
 
 async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Give the trace plain values, with argument errors as text."""
+    """Give the trace plain values."""
     monkeypatch.setattr(stream, "time", SimpleNamespace(monotonic=lambda: 3.5))
     stats = StreamStats(started=3.0)
 
@@ -619,7 +595,6 @@ async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> N
         "thinking_chars": 2,
         "tool_calls": 1,
         "cut_short": False,
-        "tool_argument_errors": {"a": "expected a JSON object, got a number"},
     }
     json.dumps(stats.as_dict())
 
@@ -811,7 +786,7 @@ async def test_a_call_written_as_text_becomes_a_tool_call() -> None:
     assert joined(deltas, "content") is None
     assert stats.tool_calls == 1
     assert stats.content_chars == 0
-    assert stats.tool_argument_errors == {}
+    assert not isinstance(tool_input, UnreadableCall)
 
 
 async def test_text_calls_are_yielded_with_the_native_ones_at_the_finish() -> None:
@@ -896,7 +871,7 @@ async def test_a_text_call_at_every_cut_of_the_stream() -> None:
 
 
 async def test_an_unreadable_text_call_is_answered_with_its_error() -> None:
-    """Broken arguments are recorded under the call's id, as for native calls."""
+    """Broken arguments come as an unreadable call, as for native calls."""
     stats = StreamStats()
 
     deltas = await collect(
@@ -907,8 +882,8 @@ async def test_an_unreadable_text_call_is_answered_with_its_error() -> None:
 
     (tool_input,) = tool_calls_of(deltas)[0]
     assert (tool_input.tool_name, tool_input.tool_args) == ("HassTurnOn", {})
-    assert list(stats.tool_argument_errors) == [tool_input.id]
-    assert str(stats.tool_argument_errors[tool_input.id]).startswith("invalid JSON")
+    assert isinstance(tool_input, UnreadableCall)
+    assert tool_input.problem.startswith("invalid JSON")
 
 
 async def test_a_call_of_a_tool_not_offered_stays_the_answer() -> None:

@@ -292,8 +292,6 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                     left = 0
                 # LLM_INFERENCE
                 stats = StreamStats()
-                if guard is not None:
-                    guard.argument_errors = stats.tool_argument_errors
                 request = await self._async_request(chat_log, turn, left)
                 chunks = await self._async_create(request, turn)
                 # TOOL_EXECUTION starts in the chat log as each tool call is read.

@@ -2,10 +2,13 @@
 
 import ast
 from collections.abc import Iterable
+from dataclasses import dataclass
 import json
 import re
 from typing import Any, Final
 import warnings
+
+from homeassistant.helpers import llm
 
 # A JSON literal written in otherwise Python-style arguments: {'on': true}.
 _JSON_NAMES: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}
@@ -24,6 +27,18 @@ _MAX_BRACES = 64
 
 class ToolArgumentsError(ValueError):
     """Tool call arguments that cannot be read as a JSON object."""
+
+
+@dataclass(slots=True)
+class UnreadableCall(llm.ToolInput):
+    """A tool call whose arguments could not be read.
+
+    It is still handed to the chat log, so that it gets a result: the guard
+    answers it with the problem instead of running it. The chat log starts a
+    call as soon as it is read, so the problem travels with the call itself.
+    """
+
+    problem: str = ""
 
 
 class _NotLiteralError(Exception):

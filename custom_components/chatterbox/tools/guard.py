@@ -16,7 +16,7 @@ from homeassistant.helpers import area_registry as ar, llm
 
 from ..const import LOGGER
 from ..wire.messages import format_tool
-from .arguments import ToolArgumentsError, by_area, drop_unmeant_arguments
+from .arguments import UnreadableCall, by_area, drop_unmeant_arguments
 from .sensitive import PendingCall
 
 # How long one tool may run before the model is told it hung.
@@ -61,8 +61,6 @@ class ToolGuard(llm.APIInstance):
             custom_serializer=inner.custom_serializer,
         )
         self.inner = inner
-        self.argument_errors: dict[str, ToolArgumentsError] = {}
-        """Why a tool call's arguments could not be read, by call id."""
         self.sensitive: Callable[[llm.Tool, dict[str, Any]], str | None] | None = None
         """Say what a call needing the user's yes would do; None to allow all."""
         self.unattended = False
@@ -101,10 +99,10 @@ class ToolGuard(llm.APIInstance):
         name = tool_input.tool_name
         if self._closed:
             return _error("TurnEnded", "The turn ended before this tool could run.")
-        if (bad_arguments := self.argument_errors.get(tool_input.id)) is not None:
+        if isinstance(tool_input, UnreadableCall):
             return _error(
                 "InvalidArguments",
-                f"The arguments for {name} could not be read: {bad_arguments}. "
+                f"The arguments for {name} could not be read: {tool_input.problem}. "
                 "Call the tool again with the arguments as one JSON object.",
             )
         if (resolved := self.resolve(name)) is None:

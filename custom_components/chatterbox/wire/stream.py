@@ -17,7 +17,7 @@ from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
 from ..speech import SpeechFilter
-from ..tools.arguments import ToolArgumentsError, parse_tool_arguments
+from ..tools.arguments import ToolArgumentsError, UnreadableCall, parse_tool_arguments
 from .text_calls import TextToolCall, TextToolCallParser
 
 THINK_OPEN: Final = "<think>"
@@ -62,9 +62,6 @@ class StreamStats:
     cut_short: bool = False
     """The reader stopped before the end: the answer outgrew the room kept for it."""
 
-    tool_argument_errors: dict[str, ToolArgumentsError] = field(default_factory=dict)
-    """Why the arguments of a tool call could not be read, by tool call id."""
-
     @property
     def empty(self) -> bool:
         """Return whether the response had no content, thinking or tool call."""
@@ -84,9 +81,6 @@ class StreamStats:
             "thinking_chars": self.thinking_chars,
             "tool_calls": self.tool_calls,
             "cut_short": self.cut_short,
-            "tool_argument_errors": {
-                call_id: str(err) for call_id, err in self.tool_argument_errors.items()
-            },
         }
 
 
@@ -105,11 +99,8 @@ async def transform_stream(
     and yielded once, when the server sends a finish reason or the stream ends.
 
     A tool call whose arguments cannot be parsed is still yielded, so that it is
-    answered: its tool_args is {} and stats.tool_argument_errors maps its id to
-    the ToolArgumentsError. The chat log starts a tool call as soon as it is
-    yielded, so the tool handler must look the id up there and answer with the
-    error instead of calling the tool. The mapping is filled before the tool
-    call is yielded.
+    answered: as an UnreadableCall, with tool_args {} and the problem, which
+    the tool guard answers instead of calling the tool.
 
     An empty stream yields only the role and raises nothing: stats.empty tells
     the caller, which decides how to report it.
@@ -377,23 +368,18 @@ class _ToolCallAssembler:
         self._calls.append(_PendingToolCall(name=call.name, arguments=[call.arguments]))
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
-        """Return the pending tool calls, recording unreadable arguments."""
+        """Return the pending tool calls, the unreadable ones as such."""
         tool_inputs: list[llm.ToolInput] = []
         for call in self._calls:
             call_id = call.id or ulid_now()
             try:
                 tool_args = parse_tool_arguments("".join(call.arguments))
             except ToolArgumentsError as err:
-                stats.tool_argument_errors[call_id] = err
-                tool_args = {}
-            tool_inputs.append(
-                llm.ToolInput(
-                    tool_name=call.name,
-                    tool_args=tool_args,
-                    id=call_id,
-                    external=False,
+                tool_inputs.append(
+                    UnreadableCall(call.name, {}, call_id, problem=str(err))
                 )
-            )
+            else:
+                tool_inputs.append(llm.ToolInput(call.name, tool_args, call_id))
         self._calls.clear()
         self._by_index.clear()
         stats.tool_calls += len(tool_inputs)

@@ -657,7 +657,7 @@ async def test_tool_calls_after_the_turn_ended_do_not_run(
         device_id=None,
     )
     instance = await FakeAPI(hass, list(tools.values())).async_get_api_instance(context)
-    guard = tool_guard.ToolGuard(instance)
+    guard = tool_guard.ToolGuard(instance, None)
     guard.close()
 
     result = await guard.async_call_tool(llm.ToolInput("GetForecast", {}))

@@ -14,14 +14,14 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.agent import entity
+from custom_components.chatterbox.agent import turn
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
 )
-from custom_components.chatterbox.context.budget import RECORD_NOTE
+from custom_components.chatterbox.prompts import RECORD_NOTE
 
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
 from .llm_server import Call, Error, LLMServer, Text, ToolCalls
@@ -239,13 +239,13 @@ async def test_compaction_state_is_bounded(
     hass: HomeAssistant, server: LLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The agent remembers trims for recent conversations only."""
-    monkeypatch.setattr(entity, "MAX_TRACKED_CONVERSATIONS", 2)
+    monkeypatch.setattr(turn, "MAX_TRACKED_CONVERSATIONS", 2)
     agent = hass.data["entity_components"]["conversation"].get_entity(AGENT_ENTITY_ID)
     for name in ("one", "two", "three"):
         server.reply(Text("Hi."))
         await ask(hass, "Hello", name)
 
-    assert list(agent._compactions) == ["two", "three"]
+    assert list(agent.conversations.compactions) == ["two", "three"]
 
 
 async def test_the_window_the_server_reports_is_used(

@@ -341,9 +341,9 @@ def agent_entity(hass: HomeAssistant) -> ChatterboxConversationEntity:
 def kept_per_conversation(entity: ChatterboxConversationEntity) -> dict[str, int]:
     """Count what the agent keeps per conversation, structure by structure."""
     return {
-        "compactions": len(entity._compactions),
-        "recalled": len(entity._recalled),
-        "pending": len(entity._pending),
+        "compactions": len(entity.conversations.compactions),
+        "recalled": len(entity.conversations.recalled),
+        "pending": len(entity.conversations.pending),
     }
 
 

@@ -7,8 +7,9 @@ import probatio
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from ..tools.results import error_result
 from .safe_math import MAX_LENGTH, CalculationError, evaluate, present
-from .skill import Skill, SkillTool, error_result
+from .skill import Skill, SkillTool
 from .units import UnitError, convert
 
 # What a small model writes in a unit when the value has none: asked for

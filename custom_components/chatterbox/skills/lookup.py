@@ -15,8 +15,9 @@ import probatio
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from ..tools.results import error_result
 from .fetch import ServiceError, async_get_json
-from .skill import Skill, SkillTool, compact, error_result
+from .skill import Skill, SkillTool, compact
 
 SERVICE: Final = "Wikipedia"
 SUMMARY_URL: Final = "https://{language}.wikipedia.org/api/rest_v1/page/summary/{title}"

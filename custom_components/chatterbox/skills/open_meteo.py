@@ -15,10 +15,11 @@ from homeassistant.const import UnitOfTemperature
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from ..tools.results import error_result
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
 from .readable import compass, day_label
-from .skill import SkillTool, compact, error_result
+from .skill import SkillTool, compact
 
 SERVICE: Final = "Open-Meteo"
 GEOCODING_URL: Final = "https://geocoding-api.open-meteo.com/v1/search"

@@ -82,11 +82,6 @@ class SkillAPI(llm.API):
         )
 
 
-def error_result(kind: str, text: str) -> llm.ToolResult:
-    """Build an error result in the shape chat logs use for their own errors."""
-    return llm.ToolResult(data={"error": kind, "error_text": text}, error=True)
-
-
 def compact(values: Mapping[str, Any]) -> dict[str, Any]:
     """Drop what is unknown, so the model reads only what there is to say."""
     return {key: value for key, value in values.items() if value not in (None, "")}

@@ -28,9 +28,10 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
 from homeassistant.util import dt as dt_util
 
+from ..tools.results import error_result
 from .open_meteo import WeatherAtPlaceTool
 from .readable import compass, condition, day_label, hour_label, local_time
-from .skill import Skill, SkillTool, compact, error_result
+from .skill import Skill, SkillTool, compact
 
 FORECAST_FEATURES: Final = {
     "daily": WeatherEntityFeature.FORECAST_DAILY,

@@ -2,9 +2,9 @@
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 import json
 from typing import Any, Final, override
 
@@ -17,7 +17,9 @@ from homeassistant.helpers import area_registry as ar, llm
 from ..const import LOGGER
 from ..wire.messages import format_tool
 from .arguments import UnreadableCall, by_area, drop_unmeant_arguments
-from .sensitive import PendingCall
+from .confirm import Confirmation, PendingCall
+from .names import tool_resolver
+from .results import error_result
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0
@@ -37,9 +39,16 @@ TIMEOUT: Final = "Timeout"
 NO_MATCH: Final = "MatchFailedError"
 
 
-def _error(kind: str, text: str) -> llm.ToolResult:
-    """Build an error result in the shape the chat log uses for its own errors."""
-    return llm.ToolResult(data={"error": kind, "error_text": text}, error=True)
+@dataclass(frozen=True, slots=True)
+class ToolTally:
+    """What the turn's tool calls have come to so far."""
+
+    held: tuple[PendingCall, ...] = ()
+    """The sensitive calls held back for the user's yes."""
+    answer_now: bool = False
+    """The next request asks for the answer, without tools: a call was refused
+    as a repeat (the model goes round in circles), calls failed
+    MAX_FAILED_CALLS times, or a sensitive call was refused for good."""
 
 
 class ToolGuard(llm.APIInstance):
@@ -51,7 +60,9 @@ class ToolGuard(llm.APIInstance):
     error result that says what to do next.
     """
 
-    def __init__(self, inner: llm.APIInstance) -> None:
+    def __init__(
+        self, inner: llm.APIInstance, confirmation: Confirmation | None
+    ) -> None:
         """Wrap the API instance the chat log was given for this turn."""
         super().__init__(
             api=inner.api,
@@ -61,26 +72,16 @@ class ToolGuard(llm.APIInstance):
             custom_serializer=inner.custom_serializer,
         )
         self.inner = inner
-        self.sensitive: Callable[[llm.Tool, dict[str, Any]], str | None] | None = None
-        """Say what a call needing the user's yes would do; None to allow all."""
-        self.unattended = False
-        """No person is there to say yes: sensitive calls are refused."""
-        self.confirmed: list[PendingCall] = []
-        """The sensitive calls the user said yes to: each runs once, as asked."""
-        self.held: list[PendingCall] = []
-        """The sensitive calls held back in this turn, for the user's yes."""
-        self.declined: list[PendingCall] = []
-        """The held calls the user has just not said yes to: refused outright
-        in this turn, so a model that calls again does not ask again."""
-        self.answer_now = False
-        """The next request asks for the answer, without tools: a call was
-        refused as a repeat (the model goes round in circles), calls failed
-        MAX_FAILED_CALLS times, or one was refused: the user had just said
-        no to it, or no person is there to say yes."""
+        self.confirmation = confirmation
+        """The turn's sensitive-action policy; None lets every call run."""
+        # Formatted once: the same bytes go out in every request of the turn,
+        # and each call's arguments are checked against its parameters.
+        self.specs = [format_tool(tool, self.custom_serializer) for tool in self.tools]
+        self.resolve = tool_resolver(tool.name for tool in self.tools)
+        self._answer_now = False
         self._calls: Counter[tuple[str, str]] = Counter()
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
-        self._parameters: dict[str, dict[str, Any]] = {}
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -91,23 +92,30 @@ class ToolGuard(llm.APIInstance):
         if result.error:
             self._failures += 1
             if self._failures >= MAX_FAILED_CALLS:
-                self.answer_now = True
+                self._answer_now = True
         return result
+
+    def tally(self) -> ToolTally:
+        """Say what the turn's calls have come to so far."""
+        held = self.confirmation.held if self.confirmation is not None else ()
+        return ToolTally(tuple(held), answer_now=self._answer_now)
 
     async def _async_call(self, tool_input: llm.ToolInput) -> llm.ToolResult:
         """Check a call, then run it."""
         name = tool_input.tool_name
         if self._closed:
-            return _error("TurnEnded", "The turn ended before this tool could run.")
+            return error_result(
+                "TurnEnded", "The turn ended before this tool could run."
+            )
         if isinstance(tool_input, UnreadableCall):
-            return _error(
+            return error_result(
                 "InvalidArguments",
                 f"The arguments for {name} could not be read: {tool_input.problem}. "
                 "Call the tool again with the arguments as one JSON object.",
             )
         if (resolved := self.resolve(name)) is None:
             available = ", ".join(tool.name for tool in self.tools)
-            return _error(
+            return error_result(
                 "UnknownTool",
                 f"There is no tool named {name}. The tools are: {available}.",
             )
@@ -118,15 +126,18 @@ class ToolGuard(llm.APIInstance):
         if (made := self._calls[key]) and (
             key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
         ):
-            self.answer_now = True
-            return _error(
+            self._answer_now = True
+            return error_result(
                 REPEATED_CALL,
                 f"{name} was already called with these arguments in this turn "
                 "and was not run again: its result is above. Use it, try "
                 "something else, or ask the user.",
             )
-        if (refusal := self._hold_back(tool_input)) is not None:
-            return refusal
+        if self.confirmation is not None:
+            tool = next(tool for tool in self.tools if tool.name == resolved)
+            if (refusal := self.confirmation.review(tool, tool_input)) is not None:
+                self._answer_now |= refusal.final
+                return refusal.result
         self._calls[key] += 1
         return await self._async_run_once(key, tool_input)
 
@@ -164,10 +175,8 @@ class ToolGuard(llm.APIInstance):
     def _without_unmeant_arguments(self, tool_input: llm.ToolInput) -> llm.ToolInput:
         """Drop what a model filled in without meaning: empty or copied whole."""
         name = tool_input.tool_name
-        if (parameters := self._parameters.get(name)) is None:
-            tool = next(tool for tool in self.tools if tool.name == name)
-            spec = format_tool(tool, self.custom_serializer)
-            parameters = self._parameters[name] = dict(spec["function"]["parameters"])
+        spec = next(spec for spec in self.specs if spec["function"]["name"] == name)
+        parameters = dict(spec["function"].get("parameters", {}))
         arguments, dropped = drop_unmeant_arguments(tool_input.tool_args, parameters)
         if not dropped:
             return tool_input
@@ -177,53 +186,6 @@ class ToolGuard(llm.APIInstance):
             name,
         )
         return replace(tool_input, tool_args=arguments)
-
-    def _hold_back(self, tool_input: llm.ToolInput) -> llm.ToolResult | None:
-        """Keep a sensitive call from running until the user says yes to it."""
-        if self.sensitive is None:
-            return None
-        tool = next(tool for tool in self.tools if tool.name == tool_input.tool_name)
-        action = self.sensitive(tool, tool_input.tool_args)
-        if action is None:
-            return None
-        call = PendingCall(tool_input.tool_name, tool_input.tool_args, action)
-        if call in self.confirmed:
-            # Said yes to, exactly as asked: it runs once.
-            self.confirmed.remove(call)
-            return None
-        if call in self.declined:
-            self.answer_now = True
-            return _error(
-                "Declined",
-                f"Not done: the user did not say yes to {action}. Do not ask "
-                "again; answer the user.",
-            )
-        if self.unattended:
-            self.answer_now = True  # trying again cannot help
-            return _error(
-                "NotAllowed",
-                f"Not done: to {action} needs a person to confirm it, and this "
-                "request came from an automation. Say that it was not done.",
-            )
-        if call not in self.held:
-            self.held.append(call)
-        return _error(
-            "ConfirmationNeeded",
-            f"Not done: to {action} needs the user's yes first. The user is "
-            "asked, and a yes runs it.",
-        )
-
-    def resolve(self, name: str) -> str | None:
-        """Find the tool a name means, forgiving a missing `<domain>__` prefix.
-
-        Small models often drop the prefix that HA 2026 puts on tool names
-        (HassTurnOn for intent__HassTurnOn); when one tool matches, it is meant.
-        """
-        names = [tool.name for tool in self.tools]
-        if name in names:
-            return name
-        matches = [full for full in names if full.endswith(f"__{name}")]
-        return matches[0] if len(matches) == 1 else None
 
     async def _async_run(self, tool_input: llm.ToolInput) -> llm.ToolResult:
         """Run the tool with a time limit, catching whatever it raises."""
@@ -236,19 +198,19 @@ class ToolGuard(llm.APIInstance):
                 return await self.inner.async_call_tool(tool_input)
         except TimeoutError:
             LOGGER.warning("Tool %s did not answer within %s s", name, TOOL_TIMEOUT)
-            return _error(
+            return error_result(
                 TIMEOUT,
                 f"{name} did not answer within {TOOL_TIMEOUT:g} seconds. "
                 "Tell the user it is not responding, or try another way.",
             )
         except (HomeAssistantError, probatio.Invalid) as err:
             LOGGER.debug("Tool %s refused: %s", name, err)
-            return _error(type(err).__name__, str(err) or f"{name} failed.")
+            return error_result(type(err).__name__, str(err) or f"{name} failed.")
         except Exception as err:  # noqa: BLE001  # nothing a tool raises may end the turn
             LOGGER.warning(
                 "Tool %s failed: %s: %s", name, type(err).__name__, err, exc_info=True
             )
-            return _error(type(err).__name__, str(err) or f"{name} failed.")
+            return error_result(type(err).__name__, str(err) or f"{name} failed.")
         finally:
             if task is not None:
                 self._running.discard(task)
@@ -261,7 +223,9 @@ class ToolGuard(llm.APIInstance):
 
 
 @contextmanager
-def guard_tools(chat_log: conversation.ChatLog) -> Iterator[ToolGuard | None]:
+def guard_tools(
+    chat_log: conversation.ChatLog, confirmation: Confirmation | None
+) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
     The chat log keeps its API instance between turns (2026.11 reuses it so the
@@ -270,7 +234,7 @@ def guard_tools(chat_log: conversation.ChatLog) -> Iterator[ToolGuard | None]:
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner)
+    guard = ToolGuard(inner, confirmation)
     chat_log.llm_api = guard
     try:
         yield guard

@@ -14,7 +14,6 @@ What a call reaches is found the way Home Assistant will act (targets.py):
 """
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 import re
 from typing import Any, Final
 
@@ -58,28 +57,6 @@ _VERBS: Final = {
 }
 # A question names this many entities at most, then counts the rest.
 _MAX_NAMED: Final = 5
-
-
-@dataclass(frozen=True, slots=True)
-class PendingCall:
-    """A sensitive call held back until the user says yes."""
-
-    tool_name: str
-    tool_args: Mapping[str, Any]
-    action: str
-    """The action in words, such as "unlock Front door"."""
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """The question that held calls wait on."""
-
-    asked: str
-    """Who was asked, and where: only they may answer."""
-    after: int
-    """The chat log's length once asked: only the very next message answers."""
-    calls: tuple[PendingCall, ...]
-    """What a yes runs, exactly as the question named it."""
 
 
 def sensitive_action(

@@ -1,0 +1,95 @@
+"""The outcome of a round, as a value: what the turn does next."""
+
+from dataclasses import dataclass
+
+from homeassistant.components import conversation
+
+from ..const import LOGGER
+from ..tools.guard import REPEATED_CALL, ToolTally
+from ..wire.stream import StreamStats
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The answer is in the chat log."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunAgain:
+    """Tool results wait for the model: another round."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskUser:
+    """Sensitive calls wait for the user's yes: the agent asks for it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fail:
+    """The turn ends without an answer; the user hears the error of this key."""
+
+    key: str
+
+
+type Decision = Answered | RunAgain | AskUser | Fail
+
+
+def decide(  # noqa: PLR0911  # one return for each outcome
+    stats: StreamStats,
+    tally: ToolTally,
+    chat_log: conversation.ChatLog,
+    *,
+    has_tools: bool,
+    left: int,
+) -> Decision:
+    """Decide what a round's response comes to.
+
+    On the last round (no rounds left) the decision is never RunAgain, so a
+    turn ends after at most its number of rounds.
+    """
+    if tally.held:
+        return AskUser()
+    if stats.finish_reason == "content_filter":
+        LOGGER.warning("The server's content filter stopped the answer")
+        return Fail("content_filtered")
+    if stats.content_chars or not stats.tool_calls:
+        if not stats.content_chars:
+            LOGGER.warning(
+                "The model answered nothing to say (finish reason %s)",
+                stats.finish_reason,
+            )
+            return Fail("empty_response")
+    elif not has_tools:
+        LOGGER.warning("The model called tools, but this agent has none")
+        return Fail("empty_response")
+    elif not left:
+        LOGGER.warning("The model still called tools on the turn's last round")
+        return Fail(_unfinished(chat_log, tally))
+    if left and chat_log.unresponded_tool_results:
+        return RunAgain()
+    return Answered()
+
+
+def _unfinished(chat_log: conversation.ChatLog, tally: ToolTally) -> str:
+    """Choose what the user hears when the model only ever called tools."""
+    if _last_call_failed(chat_log):
+        return "could_not"  # asking again would fail again
+    if tally.answer_now:
+        # It had what it asked for, and called for it again instead of answering.
+        return "empty_response"
+    return "out_of_steps"
+
+
+def _last_call_failed(chat_log: conversation.ChatLog) -> bool:
+    """Tell whether the turn's last tool call that ran failed.
+
+    A refused repeat says nothing of the call: the call it repeats ran.
+    """
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.ToolResultContent):
+            if content.result.data.get("error") == REPEATED_CALL:
+                continue
+            return content.result.error
+        if isinstance(content, conversation.UserContent):
+            break
+    return False

@@ -1,0 +1,151 @@
+"""One turn of an agent, top to bottom, in the seven states of the agent loop.
+
+RECEIVE_INPUT → LLM_INFERENCE → TOOL_DECISION → TOOL_EXECUTION →
+RESULT_AGGREGATION → (LLM_INFERENCE …) → RESPONSE_COMPOSITION → OUTPUT
+
+The chat log holds the input and the history. In each round the model's
+response streams into the chat log, which hands every complete tool call to
+the turn's tool guard: the guard decides the call (runs it, refuses it, or holds
+it for the user's yes), runs it, and the chat log keeps its result. The round
+ends in a Decision, a value; only RunAgain starts another round.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.components import conversation
+
+from ..const import (
+    CONF_MAX_ITERATIONS,
+    CONF_SPEECH,
+    DEFAULT_MAX_ITERATIONS,
+    SUBENTRY_CONVERSATION,
+)
+from ..server.errors import user_error
+from ..tools.confirm import (
+    async_ask_for_yes,
+    async_run_confirmed,
+    confirmation_for,
+)
+from ..tools.guard import ToolGuard, ToolTally, guard_tools
+from ..usage import TurnUsage
+from ..wire.stream import StreamStats
+from .decision import AskUser, Decision, Fail, RunAgain, decide
+from .observe import observe_round
+from .request import async_build_request
+from .response import read_response, text_call_parser
+from .transport import async_send, async_stream_into_log
+from .turn import Turn, keep_recent, read_images
+
+if TYPE_CHECKING:
+    from .entity import ChatterboxLLMEntity
+
+
+async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate input
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    *,
+    recalled: str | None,
+    structure: dict[str, Any] | None,
+    usage: TurnUsage,
+    attended: bool,
+) -> None:
+    """Answer the turn in the chat log, or raise the error the user hears."""
+    # RECEIVE_INPUT: the user's message is in the chat log. A question asked in
+    # the turn before lives for this turn only, whatever becomes of it.
+    question = agent.conversations.pending.pop(chat_log.conversation_id, None)
+    confirmation = confirmation_for(
+        agent.hass, agent.subentry.data, chat_log, question, attended=attended
+    )
+    with guard_tools(chat_log, confirmation) as guard:
+        await async_run_confirmed(chat_log, agent.entity_id, confirmation)
+        turn = await _async_start(agent, chat_log, guard, recalled, structure)
+        decision = await _async_rounds(agent, chat_log, turn, guard, usage)
+        # RESPONSE_COMPOSITION
+        match decision:
+            case AskUser() if confirmation is not None:
+                # The agent's own question, naming every held call, is the
+                # last thing the user hears, whatever the model said before.
+                keep_recent(
+                    agent.conversations.pending,
+                    chat_log.conversation_id,
+                    await async_ask_for_yes(chat_log, agent.entity_id, confirmation),
+                )
+            case Fail(key):
+                raise user_error(key)
+    # OUTPUT: the answer is the chat log's last message, for the caller.
+
+
+async def _async_rounds(
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    turn: Turn,
+    guard: ToolGuard | None,
+    usage: TurnUsage,
+) -> Decision:
+    """Run rounds until one comes to something other than RunAgain."""
+    tally = _tally(guard)
+    decision: Decision = RunAgain()
+    number = 0
+    while isinstance(decision, RunAgain):
+        number += 1
+        # A model told to answer now would call again until the last round:
+        # minutes on a local server.
+        left = 0 if tally.answer_now else turn.rounds - number
+        # LLM_INFERENCE
+        stats = StreamStats()
+        request = await async_build_request(agent, chat_log, turn, left)
+        chunks = await async_send(agent, request, turn)
+        start = len(chat_log.content)
+        deltas = read_response(
+            chunks,
+            stats,
+            turn,
+            allow_tools=left > 0 and bool(turn.tools),
+            text_tools=text_call_parser(guard, turn),
+        )
+        # TOOL_DECISION and TOOL_EXECUTION: the chat log hands each call to
+        # the guard as soon as it is read, while the answer streams on.
+        await async_stream_into_log(agent, chat_log, chunks, deltas)
+        # RESULT_AGGREGATION: the results are in the chat log.
+        observe_round(
+            agent,
+            chat_log,
+            turn=turn,
+            number=number,
+            request=request,
+            stats=stats,
+            added=chat_log.content[start:],
+            usage=usage,
+        )
+        tally = _tally(guard)
+        decision = decide(stats, tally, chat_log, has_tools=bool(turn.tools), left=left)
+    return decision
+
+
+def _tally(guard: ToolGuard | None) -> ToolTally:
+    """Return what the turn's calls have come to; nothing without tools."""
+    return guard.tally() if guard is not None else ToolTally()
+
+
+async def _async_start(
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    guard: ToolGuard | None,
+    recalled: str | None,
+    structure: dict[str, Any] | None,
+) -> Turn:
+    """Settle what every request of the turn shares."""
+    options = agent.subentry.data
+    return Turn(
+        rounds=int(options.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS)),
+        # The same tools, formatted once, go out in every request of the turn:
+        # identical bytes keep the server's prompt cache valid.
+        tools=guard.specs if guard is not None else [],
+        recalled=recalled,
+        # Only what a conversation agent says may be spoken.
+        speech=agent.subentry.subentry_type == SUBENTRY_CONVERSATION
+        and bool(options.get(CONF_SPEECH, True)),
+        structure=structure,
+        answer_chars=agent.answer_chars(),
+        images=await agent.hass.async_add_executor_job(read_images, chat_log.content),
+    )

@@ -1,0 +1,280 @@
+"""Build the request of each round: the only place that edits what the model reads.
+
+The chat log keeps the conversation whole; each request is a copy, fitted to
+the context window, with the notes of this request added to the copy only.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+import json
+from typing import TYPE_CHECKING, Any, Final, cast
+
+import httpx
+import openai
+from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
+
+from homeassistant.components import conversation
+from homeassistant.const import CONF_MODEL
+
+from ..const import (
+    CONF_CONTEXT_WINDOW,
+    CONF_EXTRA_BODY,
+    CONF_MAX_HISTORY_TOKENS,
+    CONF_MAX_TOKENS,
+    CONF_TEMPERATURE,
+    CONF_TOOL_MODE,
+    CONF_TOP_P,
+    DEFAULT_ANSWER_RESERVE,
+    DEFAULT_CONTEXT_WINDOW,
+    LOGGER,
+    TOOL_MODE_AUTO,
+    TOOL_MODE_TEXT,
+    TOOL_RESULT_LIMIT,
+)
+from ..context.budget import Compaction, cap_tool_result, fit, summary_request
+from ..server.client import describe
+from ..speech import SPEECH_INSTRUCTIONS
+from ..wire.messages import content_to_messages, with_text_tool_calls
+from ..wire.text_calls import text_tool_prompt
+from .turn import Turn, keep_recent
+
+if TYPE_CHECKING:
+    from .entity import ChatterboxLLMEntity
+
+# A summary is asked for in at most 150 words; these bound what comes back.
+SUMMARY_MAX_TOKENS: Final = 400
+SUMMARY_MAX_CHARS: Final = 1_500
+# From this many rounds before the last, the model is told to wrap up.
+WRAP_UP_ROUNDS: Final = 2
+# The token estimate is calibrated, not exact: a margin stays below the window.
+BUDGET_MARGIN: Final = 0.95
+
+WRAP_UP_NOTE: Final = (
+    "Note: {left} tool round(s) left in this turn. Answer with what you know, "
+    "or ask the user for what you need."
+)
+FINAL_NOTE: Final = (
+    "Note: no tool rounds are left in this turn. Do not call tools. Answer the "
+    "user now with what you know, or ask them for what you need."
+)
+
+
+async def async_build_request(
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    turn: Turn,
+    left: int,
+) -> dict[str, Any]:
+    """Build the request of one round, inside the context budget."""
+    tools = turn.tools
+    text_tools = bool(tools) and tools_in_prompt(agent)
+    request = _settings(agent.subentry.data)
+    if tools and not text_tools:
+        request["tools"] = tools
+        if not left:
+            request["tool_choice"] = "none"
+    messages = _capped(content_to_messages(chat_log.content, turn.images))
+    if turn.recalled:
+        # Before fitting, so the budget counts it; it stays for the whole
+        # conversation, so the prompt prefix stays stable for the cache.
+        add_to_system_prompt(messages, turn.recalled)
+    # Tools in the prompt cost about what they cost in the request.
+    messages = await _async_fit(agent, chat_log.conversation_id, messages, tools)
+    # Notes that are the same in every request of a conversation come first,
+    # so they stay in the cached prefix.
+    if turn.speech:
+        # Before the instructions, not after: last before the tools, it made
+        # small models answer the weather and the time without calling tools.
+        add_to_system_prompt(messages, SPEECH_INSTRUCTIONS, first=True)
+    request["messages"] = messages
+    if turn.structure is not None:
+        _ask_for_structure(agent, request, turn.structure)
+    if text_tools:
+        to_text_tools(request, tools)
+    if left < WRAP_UP_ROUNDS and tools:
+        _add_note(
+            request["messages"],
+            WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE,
+        )
+    return request
+
+
+def tools_in_prompt(agent: ChatterboxLLMEntity) -> bool:
+    """Tell whether tools go in the prompt, by the option or the probe."""
+    mode = agent.subentry.data.get(CONF_TOOL_MODE, TOOL_MODE_AUTO)
+    if mode != TOOL_MODE_AUTO:
+        return bool(mode == TOOL_MODE_TEXT)
+    verdict = agent.entry.runtime_data.capabilities.get(agent.subentry.data[CONF_MODEL])
+    return verdict is not None and verdict.text_tools
+
+
+def _settings(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the request's settings, from the agent's options."""
+    request: dict[str, Any] = {
+        "model": options[CONF_MODEL],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
+        if (value := options.get(key)) is not None:
+            request[key] = value
+    if extra := options.get(CONF_EXTRA_BODY):
+        request["extra_body"] = extra
+    return request
+
+
+def _ask_for_structure(
+    agent: ChatterboxLLMEntity,
+    request: dict[str, Any],
+    response_format: dict[str, Any],
+) -> None:
+    """Ask for JSON: by response_format, or in words where it was refused."""
+    verdict = agent.entry.runtime_data.capabilities.get(request["model"])
+    if verdict is not None and verdict.json_schema is False:
+        add_to_system_prompt(request["messages"], schema_note(response_format))
+    else:
+        request["response_format"] = response_format
+
+
+def schema_note(response_format: dict[str, Any]) -> str:
+    """Ask in words for what a refused response_format would have enforced."""
+    schema = json.dumps(response_format["json_schema"]["schema"], ensure_ascii=False)
+    return (
+        "Answer with only a JSON object that matches this JSON schema, and "
+        f"nothing else:\n{schema}"
+    )
+
+
+def to_text_tools(
+    request: dict[str, Any], tools: list[ChatCompletionToolParam]
+) -> None:
+    """Move a request's tools into its prompt, and its calls into the text.
+
+    For servers without a tool parser: their chat templates cannot render
+    tool calls or tool messages either.
+    """
+    request.pop("tools", None)
+    request.pop("tool_choice", None)
+    messages = with_text_tool_calls(request["messages"])
+    add_to_system_prompt(messages, text_tool_prompt(tools))
+    request["messages"] = messages
+
+
+def add_to_system_prompt(
+    messages: list[ChatCompletionMessageParam], note: str, *, first: bool = False
+) -> None:
+    """Add a note to the system prompt of this request only, at its end or start.
+
+    Templates of Qwen, Gemma and Mistral refuse a system message anywhere but
+    first, so the note goes into the first one rather than after the history.
+    The chat log always starts with the prompt async_provide_llm_data wrote.
+    """
+    prompt = messages[0]["content"]
+    content = f"{note}\n\n{prompt}" if first else f"{prompt}\n\n{note}"
+    messages[0] = {"role": "system", "content": content}
+
+
+def _add_note(messages: list[ChatCompletionMessageParam], note: str) -> None:
+    """Add a note for this request only to its last message, a result or a question.
+
+    At the end it leaves the prompt cache valid: in the system prompt it would
+    make the server read the whole prompt again, a minute on a local model.
+    A message with parts (an image) takes it in the system prompt instead.
+    """
+    last = messages[-1]
+    content = last.get("content")
+    if last["role"] in {"tool", "user"} and isinstance(content, str):
+        messages[-1] = cast(
+            "ChatCompletionMessageParam", {**last, "content": f"{content}\n\n{note}"}
+        )
+    else:
+        add_to_system_prompt(messages, note)
+
+
+def _capped(
+    messages: list[ChatCompletionMessageParam],
+) -> list[ChatCompletionMessageParam]:
+    """Shorten long tool results in what is sent; the chat log keeps them whole."""
+    return [
+        {**message, "content": cap_tool_result(message["content"], TOOL_RESULT_LIMIT)}
+        if message["role"] == "tool" and isinstance(message["content"], str)
+        else message
+        for message in messages
+    ]
+
+
+async def _async_fit(
+    agent: ChatterboxLLMEntity,
+    conversation_id: str,
+    messages: list[ChatCompletionMessageParam],
+    tools: Sequence[Any],
+) -> list[ChatCompletionMessageParam]:
+    """Keep the history inside the budget, summarizing what has to go.
+
+    The outgoing copy shrinks in blocks, so the prefix stays byte-stable for
+    the server's prompt cache between blocks; the chat log keeps everything.
+    """
+    options = agent.subentry.data
+    window = int(
+        options.get(CONF_CONTEXT_WINDOW)
+        or agent.entry.runtime_data.context_windows.get(options[CONF_MODEL])
+        or DEFAULT_CONTEXT_WINDOW
+    )
+    reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
+    budget = int((window - reserve) * BUDGET_MARGIN)
+    if share := options.get(CONF_MAX_HISTORY_TOKENS):
+        # The share is the conversation's: the prompt and tools come on top.
+        fixed = agent.estimator.estimate(messages[:1], tools)
+        budget = min(budget, fixed + int(int(share) * BUDGET_MARGIN))
+    compactions = agent.conversations.compactions
+    state = compactions.get(conversation_id, Compaction())
+    result = fit(
+        messages,
+        budget_tokens=budget,
+        estimator=agent.estimator,
+        state=state,
+        tools=tools,
+    )
+    if result.dropped:
+        summary = await _async_summarize(agent, result.dropped, state.summary)
+        if summary is not None:
+            result = fit(
+                messages,
+                budget_tokens=budget,
+                estimator=agent.estimator,
+                state=replace(result.state, summary=summary),
+                tools=tools,
+            )
+    if result.over_budget:
+        LOGGER.warning(
+            "The prompt and the current turn alone need about %s tokens, more "
+            "than the %s the context window leaves",
+            result.estimated_tokens,
+            budget,
+        )
+    keep_recent(compactions, conversation_id, result.state)
+    return result.messages
+
+
+async def _async_summarize(
+    agent: ChatterboxLLMEntity,
+    dropped: Sequence[ChatCompletionMessageParam],
+    previous: str | None,
+) -> str | None:
+    """Ask the model to fold what leaves the context into the summary."""
+    options = agent.subentry.data
+    try:
+        response = await agent.client.chat.completions.create(
+            model=options[CONF_MODEL],
+            messages=summary_request(dropped, previous),
+            # It joins every later request's prompt, and may be remembered
+            # for days: a model that runs on is cut short.
+            max_tokens=SUMMARY_MAX_TOKENS,
+            extra_body=options.get(CONF_EXTRA_BODY),
+        )
+        summary = response.choices[0].message.content
+    except (openai.OpenAIError, httpx.HTTPError, AttributeError, IndexError) as err:
+        # Trimming alone still keeps the turn going.
+        LOGGER.debug("Could not summarize the dropped history: %s", describe(err))
+        return None
+    return summary.strip()[:SUMMARY_MAX_CHARS] if summary else None

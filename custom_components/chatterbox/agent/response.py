@@ -1,0 +1,107 @@
+"""Turn a response's chunks into the deltas the chat log streams and runs."""
+
+from collections.abc import AsyncGenerator, AsyncIterator
+
+import httpx
+import openai
+from openai import AsyncStream
+from openai.types.chat import ChatCompletionChunk
+
+from homeassistant.components import conversation
+
+from ..const import LOGGER
+from ..speech import SpeechFilter
+from ..tools.guard import ToolGuard
+from ..wire.stream import StreamStats, delta_of, transform_stream
+from ..wire.text_calls import TextToolCallParser
+from .turn import Turn
+
+
+def read_response(
+    chunks: AsyncStream[ChatCompletionChunk],
+    stats: StreamStats,
+    turn: Turn,
+    *,
+    allow_tools: bool,
+    text_tools: TextToolCallParser | None,
+) -> AsyncIterator[conversation.AssistantContentDeltaDict]:
+    """Return the chat log deltas of one response's message."""
+    limit = turn.answer_chars
+    deltas = transform_stream(
+        _until_broken_after_finish(
+            chunks if limit is None else _cut_at(chunks, stats, limit), stats
+        ),
+        stats,
+        text_tools=text_tools,
+        speech=SpeechFilter() if turn.speech else None,
+    )
+    return deltas if allow_tools else _without_tool_calls(deltas)
+
+
+def text_call_parser(guard: ToolGuard | None, turn: Turn) -> TextToolCallParser | None:
+    """Return a parser of calls written as text, which must not be read aloud.
+
+    In text mode that is how calls come. With native tools, a server whose
+    template expects another format passes the call on as text (llama.cpp
+    with Qwen2.5-Coder 0.5B's bare JSON), and on the final round, told to
+    answer, small models often write the call the server no longer parses.
+    """
+    if guard is None or not turn.tools:
+        return None
+    return TextToolCallParser(guard.resolve)
+
+
+async def _cut_at(
+    chunks: AsyncStream[ChatCompletionChunk], stats: StreamStats, limit: int
+) -> AsyncGenerator[ChatCompletionChunk]:
+    """Pass chunks on until the answer and its calls outgrow the limit.
+
+    The caller then closes the stream, and the server stops writing: llama.cpp,
+    Ollama and vLLM cancel a request whose client went away. Reasoning does
+    not count: a thinking model may think at length before a short answer.
+    """
+    written = 0
+    async for chunk in chunks:
+        yield chunk
+        for choice in chunk.choices:
+            delta = delta_of(choice)
+            written += len(delta.content or "")
+            for call in delta.tool_calls or ():
+                written += len(call.function.arguments or "") if call.function else 0
+        if written > limit:
+            stats.cut_short = True
+            return
+
+
+async def _until_broken_after_finish(
+    chunks: AsyncIterator[ChatCompletionChunk], stats: StreamStats
+) -> AsyncGenerator[ChatCompletionChunk]:
+    """Pass chunks on; a connection lost after the finish reason ends them quietly.
+
+    Only the usage chunk and [DONE] follow the finish reason, so the answer is
+    complete: failing the turn would make the user repeat an action that ran.
+    """
+    try:
+        async for chunk in chunks:
+            yield chunk
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        if stats.finish_reason is None:
+            raise
+        LOGGER.info("The stream broke off after the answer was complete: %r", err)
+
+
+async def _without_tool_calls(
+    deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
+) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+    """Drop tool calls the model may not make.
+
+    In the final answer of a turn (its server ignored tool_choice), or from an
+    agent without tools.
+    """
+    async for delta in deltas:
+        if "tool_calls" in delta:
+            LOGGER.info("Ignoring tool calls: none can run in this answer")
+            delta = {k: v for k, v in delta.items() if k != "tool_calls"}  # type: ignore[assignment]  # noqa: PLW2901
+            if not delta:
+                continue
+        yield delta

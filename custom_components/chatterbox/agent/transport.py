@@ -1,0 +1,181 @@
+"""Send a round's request, and stream its response into the chat log.
+
+A request the server refuses in part (tool_choice, tools, a JSON schema) goes
+again in a form it takes; a rate limit is waited out once. Every failure is
+logged without secrets, has its side effect (reauthentication, a repair, the
+server marked unreachable) and becomes the error the user hears.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import openai
+from openai import AsyncStream
+from openai.types.chat import ChatCompletionChunk
+
+from homeassistant.components import conversation
+from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
+from homeassistant.exceptions import HomeAssistantError
+
+from ..const import CONF_TOOL_MODE, LOGGER, TOOL_MODE_AUTO
+from ..repairs import async_model_missing, async_update_tools_issue
+from ..server.capabilities import Capabilities
+from ..server.client import describe, without_credentials
+from ..server.errors import (
+    retry_after,
+    translate_request_error,
+    translate_stream_error,
+    user_error,
+)
+from .request import add_to_system_prompt, schema_note, to_text_tools
+from .turn import Turn
+
+if TYPE_CHECKING:
+    from .entity import ChatterboxLLMEntity
+
+
+async def async_send(
+    agent: ChatterboxLLMEntity, request: dict[str, Any], turn: Turn
+) -> AsyncStream[ChatCompletionChunk]:
+    """Send the request, retrying a rate limit once and a refused request.
+
+    When the server refuses tools altogether, the request goes again with
+    the tools in the prompt, and the agent stays in text mode from then on.
+    """
+    client = agent.client
+    rate_limit_retried = False
+    while True:
+        try:
+            chunks: AsyncStream[
+                ChatCompletionChunk
+            ] = await client.chat.completions.create(**request)
+        except openai.RateLimitError as err:
+            if rate_limit_retried or (wait := retry_after(err)) is None:
+                raise _request_error(agent, err, request) from err
+            LOGGER.info("Rate limited; retrying in %.1f s", wait)
+            rate_limit_retried = True
+            await asyncio.sleep(wait)
+        except openai.BadRequestError as err:
+            if not _downgrade(agent, request, turn, err):
+                raise _request_error(agent, err, request) from err
+        except openai.OpenAIError as err:
+            raise _request_error(agent, err, request) from err
+        else:
+            await _async_refuse_web_page(agent, chunks)
+            agent.coordinator.async_mark_reachable()
+            return chunks
+
+
+async def async_stream_into_log(
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    chunks: AsyncStream[ChatCompletionChunk],
+    deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
+) -> None:
+    """Stream one response into the chat log, which runs its tool calls."""
+    try:
+        async with chunks:
+            async for _content in chat_log.async_add_delta_content_stream(
+                agent.entity_id, deltas
+            ):
+                pass
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        # openai 3.10 lets httpx errors and bad JSON from the stream through;
+        # 3.26 wraps them. Either way the answer broke off.
+        failure = translate_stream_error(err)
+        LOGGER.warning(
+            "The answer from %s %s: %s",
+            without_credentials(agent.entry.data[CONF_URL]),
+            "timed out" if failure.translation_key == "timeout" else "broke off",
+            describe(err, agent.entry.data.get(CONF_API_KEY)),
+        )
+        raise failure from err
+
+
+def _downgrade(
+    agent: ChatterboxLLMEntity,
+    request: dict[str, Any],
+    turn: Turn,
+    err: openai.BadRequestError,
+) -> bool:
+    """Change a refused request into one the server takes; False if none."""
+    if "tool_choice" in request and "tool_choice" in str(err):
+        # Some servers (older vLLM, LM Studio) refuse tool_choice "none":
+        # the final answer is asked for without tools.
+        LOGGER.info("The server refused tool_choice; asking without tools")
+        del request["tool_choice"], request["tools"]
+    elif "tools" in request and _switch_to_text_tools(agent, err):
+        to_text_tools(request, turn.tools)
+    elif "response_format" in request and "response_format" in str(err):
+        # The schema goes in the prompt, and the answer is checked after.
+        LOGGER.info("The server refused a JSON schema; asking in words")
+        schema = request.pop("response_format")
+        add_to_system_prompt(request["messages"], schema_note(schema))
+    else:
+        return False
+    return True
+
+
+def _switch_to_text_tools(
+    agent: ChatterboxLLMEntity, err: openai.BadRequestError
+) -> bool:
+    """Tell whether a refusal is of tools; if so, switch to text mode."""
+    options = agent.subentry.data
+    text = str(err).lower()
+    if "tool" not in text or options.get(CONF_TOOL_MODE, TOOL_MODE_AUTO) != (
+        TOOL_MODE_AUTO
+    ):
+        return False
+    entry = agent.entry
+    model = options[CONF_MODEL]
+    LOGGER.warning(
+        "%s refused tools for %s (%s); describing them in the prompt instead",
+        without_credentials(entry.data[CONF_URL]),
+        model,
+        describe(err, entry.data.get(CONF_API_KEY)),
+    )
+    capabilities = entry.runtime_data.capabilities
+    capabilities[model] = replace(capabilities.get(model, Capabilities()), tools=False)
+    async_update_tools_issue(agent.hass, entry, agent.subentry, tools_refused=True)
+    return True
+
+
+async def _async_refuse_web_page(
+    agent: ChatterboxLLMEntity, chunks: AsyncStream[ChatCompletionChunk]
+) -> None:
+    """Refuse a web page where the API's stream should be."""
+    if chunks.response.headers.get("content-type", "").startswith("text/html"):
+        await chunks.close()
+        LOGGER.warning(
+            "%s answered with a web page, not an API stream; check that "
+            "the URL is the API's (it usually ends in /v1)",
+            without_credentials(agent.entry.data[CONF_URL]),
+        )
+        raise user_error("server_error")
+
+
+def _request_error(
+    agent: ChatterboxLLMEntity, err: openai.OpenAIError, request: dict[str, Any]
+) -> HomeAssistantError:
+    """Log why a request failed, act on it, and return the error the user hears."""
+    entry = agent.entry
+    LOGGER.warning(
+        "Request to %s failed: %s",
+        without_credentials(entry.data[CONF_URL]),
+        describe(err, entry.data.get(CONF_API_KEY)),
+    )
+    if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
+        entry.async_start_reauth(agent.hass)
+    if isinstance(err, openai.NotFoundError):
+        async_model_missing(agent.hass, entry, agent.subentry)
+    if isinstance(err, openai.APIConnectionError) and isinstance(
+        err.__cause__, httpx.ConnectError | httpx.ConnectTimeout
+    ):
+        # Refused, unresolvable, unroutable or unanswered: the server is
+        # gone, not slow or broken (a read timeout or a dropped connection
+        # is about one request).
+        agent.coordinator.async_mark_unreachable(err)
+    return translate_request_error(err, model=request["model"])

@@ -1,0 +1,77 @@
+"""What every request of a turn shares, and what an agent keeps per conversation."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openai.types.chat import ChatCompletionToolParam
+
+from homeassistant.components import conversation
+from homeassistant.core import callback
+
+from ..const import MAX_TRACKED_CONVERSATIONS
+from ..context.budget import Compaction
+from ..tools.confirm import Question
+from ..wire.messages import image_data_url
+
+
+@dataclass(slots=True, kw_only=True)
+class Turn:
+    """What stays the same in every request of one turn."""
+
+    rounds: int
+    """How many rounds the turn may take: requests, each maybe with tool calls."""
+    tools: list[ChatCompletionToolParam]
+    recalled: str | None
+    """What the conversation started with from an earlier one."""
+    speech: bool
+    """The answer is spoken: the model is told so, and markup is dropped."""
+    structure: dict[str, Any] | None = None
+    """The response_format an AI Task asks for."""
+    answer_chars: int | None = None
+    """Where an answer is cut: its characters, with tool call arguments."""
+    images: dict[Path, str] = field(default_factory=dict)
+    """The data URL of each image attached to the conversation."""
+
+
+@dataclass(slots=True)
+class Conversations:
+    """What an agent keeps for each recent conversation, until it is forgotten."""
+
+    compactions: dict[str, Compaction] = field(default_factory=dict)
+    """How each conversation's history was shortened, so it shrinks in blocks."""
+    recalled: dict[str, str] = field(default_factory=dict)
+    """What each conversation started with from an earlier one."""
+    pending: dict[str, Question] = field(default_factory=dict)
+    """The question each conversation's held calls wait on."""
+    owners: dict[str, str | None] = field(default_factory=dict)
+    """Who each conversation belongs to: the user of its first turn."""
+    answering: set[str] = field(default_factory=set)
+    """The conversations with a turn under way."""
+
+    @callback
+    def forget(self, conversation_id: str) -> None:
+        """Drop what is kept of one conversation's turns."""
+        for kept in (self.compactions, self.recalled, self.pending):
+            kept.pop(conversation_id, None)
+
+
+def keep_recent[T](recent: dict[str, T], key: str, value: T) -> None:
+    """Store a conversation's value, evicting the least recently stored ones."""
+    # The newest last: re-inserting moves a key to the end of the dict.
+    recent.pop(key, None)
+    recent[key] = value
+    while len(recent) > MAX_TRACKED_CONVERSATIONS:
+        del recent[next(iter(recent))]
+
+
+def read_images(content: Sequence[conversation.Content]) -> dict[Path, str]:
+    """Read the images attached to the conversation, once per turn."""
+    return {
+        attachment.path: url
+        for item in content
+        if isinstance(item, conversation.UserContent)
+        for attachment in item.attachments or ()
+        if (url := image_data_url(attachment)) is not None
+    }

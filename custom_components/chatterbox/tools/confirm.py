@@ -1,0 +1,207 @@
+"""Hold sensitive calls for the user's yes, ask for it, and run what was said yes to.
+
+A turn whose model reaches for a sensitive call ends with the agent's own
+question, naming every held call. The question is answered only by the very
+next message in the conversation, from whoever was asked: a clear yes runs
+exactly the held calls, once each, before the model is asked anything; any
+other answer drops them, and a model that reaches for one again in that turn
+is told it was declined.
+"""
+
+from collections.abc import AsyncGenerator, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from ..const import (
+    CONF_CONFIRM,
+    CONF_SENSITIVE_KINDS,
+    CONF_UNATTENDED,
+    UNATTENDED_ALLOW,
+)
+from ..server.errors import user_error
+from .answers import is_yes
+from .results import error_result
+from .sensitive import DEFAULT_KINDS, and_list, sensitive_action
+
+# What the model reads when a sensitive call does not run.
+DECLINED = (
+    "Not done: the user did not say yes to {action}. Do not ask again; answer the user."
+)
+NOT_ALLOWED = (
+    "Not done: to {action} needs a person to confirm it, and this request came "
+    "from an automation. Say that it was not done."
+)
+CONFIRMATION_NEEDED = (
+    "Not done: to {action} needs the user's yes first. The user is asked, and a "
+    "yes runs it."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCall:
+    """A sensitive call held back until the user says yes."""
+
+    tool_name: str
+    tool_args: Mapping[str, Any]
+    action: str
+    """The action in words, such as "unlock Front door"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """The question that held calls wait on."""
+
+    asked: str
+    """Who was asked, and where: only they may answer."""
+    after: int
+    """The chat log's length once asked: only the very next message answers."""
+    calls: tuple[PendingCall, ...]
+    """What a yes runs, exactly as the question named it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A sensitive call that does not run now, and what the model is told."""
+
+    result: llm.ToolResult
+    final: bool
+    """Calling again cannot help: the next request asks for the answer."""
+
+
+@dataclass(slots=True)
+class Confirmation:
+    """The sensitive-action policy of one turn, and the calls it holds."""
+
+    sensitive: Callable[[llm.Tool, Mapping[str, Any]], str | None]
+    """Say what a call needing the user's yes would do; None if it needs none."""
+    asked: str
+    """Who speaks in this turn, and where: who a question would ask."""
+    unattended: bool
+    """No person is there to say yes: sensitive calls are refused."""
+    confirmed: list[PendingCall] = field(default_factory=list)
+    """The calls the user said yes to: each runs once, exactly as asked."""
+    declined: list[PendingCall] = field(default_factory=list)
+    """The calls the user has just not said yes to."""
+    held: list[PendingCall] = field(default_factory=list)
+    """The calls held back in this turn, for the user's yes."""
+
+    def review(self, tool: llm.Tool, tool_input: llm.ToolInput) -> Refusal | None:
+        """Return why a call may not run now, or None when it may."""
+        action = self.sensitive(tool, tool_input.tool_args)
+        if action is None:
+            return None
+        call = PendingCall(tool_input.tool_name, tool_input.tool_args, action)
+        if call in self.confirmed:
+            # Said yes to, exactly as asked: it runs once.
+            self.confirmed.remove(call)
+            return None
+        if call in self.declined:
+            return Refusal(
+                error_result("Declined", DECLINED.format(action=action)), final=True
+            )
+        if self.unattended:
+            return Refusal(
+                error_result("NotAllowed", NOT_ALLOWED.format(action=action)),
+                final=True,
+            )
+        if call not in self.held:
+            self.held.append(call)
+        return Refusal(
+            error_result(
+                "ConfirmationNeeded", CONFIRMATION_NEEDED.format(action=action)
+            ),
+            final=False,
+        )
+
+
+def confirmation_for(
+    hass: HomeAssistant,
+    options: Mapping[str, Any],
+    chat_log: conversation.ChatLog,
+    question: Question | None,
+    *,
+    attended: bool,
+) -> Confirmation | None:
+    """Return the turn's policy, with the answer to an earlier question read.
+
+    None when every call may run: confirmation is off, or an automation's turn
+    is allowed everything.
+    """
+    if (api := chat_log.llm_api) is None or not options.get(CONF_CONFIRM, True):
+        return None
+    if not attended and options.get(CONF_UNATTENDED) == UNATTENDED_ALLOW:
+        return None
+    llm_context = api.llm_context
+    kinds = options.get(CONF_SENSITIVE_KINDS, DEFAULT_KINDS)
+    confirmation = Confirmation(
+        lambda tool, args: sensitive_action(hass, tool, args, llm_context, kinds),
+        asked_by(llm_context),
+        unattended=not attended,
+    )
+    if (
+        question is None
+        or question.asked != confirmation.asked
+        or len(chat_log.content) != question.after + 1
+    ):
+        # A turn that another agent answered in between (Home Assistant's
+        # own, for a sentence it knows) leaves nothing to say yes to.
+        return confirmation
+    answer = chat_log.content[-1]
+    if isinstance(answer, conversation.UserContent) and is_yes(
+        answer.content, llm_context.language
+    ):
+        confirmation.confirmed = list(question.calls)
+    else:
+        confirmation.declined = list(question.calls)
+    return confirmation
+
+
+def asked_by(llm_context: llm.LLMContext) -> str:
+    """Say who speaks in a turn, and where: the user and the device.
+
+    Only who was asked may say yes: on HA 2026.10 anyone may continue a
+    conversation.
+    """
+    context = llm_context.context
+    user_id = context.user_id if context is not None else None
+    return f"{user_id} {llm_context.device_id}"
+
+
+async def async_run_confirmed(
+    chat_log: conversation.ChatLog, agent_id: str, confirmation: Confirmation | None
+) -> None:
+    """Run exactly the calls the user said yes to, and nothing else."""
+    if confirmation is None or not confirmation.confirmed:
+        return
+    calls = [
+        llm.ToolInput(call.tool_name, dict(call.tool_args))
+        for call in confirmation.confirmed
+    ]
+    async for _result in chat_log.async_add_assistant_content(
+        conversation.AssistantContent(agent_id=agent_id, tool_calls=calls)
+    ):
+        pass
+
+
+async def async_ask_for_yes(
+    chat_log: conversation.ChatLog, agent_id: str, confirmation: Confirmation
+) -> Question:
+    """End the turn with the question the held calls wait on; return it.
+
+    As a streamed message, so a voice pipeline that already speaks the model's
+    words speaks the question after them.
+    """
+    actions = and_list([call.action for call in confirmation.held])
+    text = str(user_error("confirm_action", action=actions))
+
+    async def deltas() -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+        yield {"role": "assistant"}
+        yield {"content": text}
+
+    async for _content in chat_log.async_add_delta_content_stream(agent_id, deltas()):
+        pass
+    return Question(confirmation.asked, len(chat_log.content), tuple(confirmation.held))

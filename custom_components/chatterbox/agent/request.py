@@ -73,7 +73,7 @@ async def async_build_request(
         request["tools"] = tools
         if not left:
             request["tool_choice"] = "none"
-    messages = _capped(content_to_messages(chat_log.content, turn.images))
+    messages = _capped(content_to_messages(chat_log.content, turn.images), turn)
     if turn.recalled:
         # Before fitting, so the budget counts it; it stays for the whole
         # conversation, so the prompt prefix stays stable for the cache.
@@ -192,15 +192,23 @@ def _add_note(messages: list[ChatCompletionMessageParam], note: str) -> None:
 
 
 def _capped(
-    messages: list[ChatCompletionMessageParam],
+    messages: list[ChatCompletionMessageParam], turn: Turn
 ) -> list[ChatCompletionMessageParam]:
-    """Shorten long tool results in what is sent; the chat log keeps them whole."""
-    return [
-        {**message, "content": cap_tool_result(message["content"], TOOL_RESULT_LIMIT)}
-        if message["role"] == "tool" and isinstance(message["content"], str)
-        else message
-        for message in messages
-    ]
+    """Shorten long tool results in what is sent; the chat log keeps them whole.
+
+    Each result is shortened once per turn: the same result goes out again in
+    every later request of the turn.
+    """
+    capped: list[ChatCompletionMessageParam] = []
+    for message in messages:
+        if message["role"] == "tool" and isinstance(message["content"], str):
+            whole = message["content"]
+            if (content := turn.capped_results.get(whole)) is None:
+                content = cap_tool_result(whole, TOOL_RESULT_LIMIT)
+                turn.capped_results[whole] = content
+            message = {**message, "content": content}  # noqa: PLW2901
+        capped.append(message)
+    return capped
 
 
 async def _async_fit(

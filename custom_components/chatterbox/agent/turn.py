@@ -33,6 +33,8 @@ class Turn:
     """Where an answer is cut: its characters, with tool call arguments."""
     images: dict[Path, str] = field(default_factory=dict)
     """The data URL of each image attached to the conversation."""
+    capped_results: dict[str, str] = field(default_factory=dict)
+    """Each tool result as it is sent, shortened, by the result in full."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,1 @@
+"""Tests of the agent loop and its parts."""

@@ -1,0 +1,1 @@
+"""Tests of the tool guard, confirmation and tool helpers."""

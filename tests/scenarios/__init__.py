@@ -1,0 +1,1 @@
+"""Scenario tests: whole turns, with what goes on the wire snapshotted."""

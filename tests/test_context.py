@@ -14,7 +14,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.agent import turn
+from custom_components.chatterbox.agent import turn as agent_turn
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_HISTORY_TOKENS,
@@ -239,7 +239,7 @@ async def test_compaction_state_is_bounded(
     hass: HomeAssistant, server: LLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The agent remembers trims for recent conversations only."""
-    monkeypatch.setattr(turn, "MAX_TRACKED_CONVERSATIONS", 2)
+    monkeypatch.setattr(agent_turn, "MAX_TRACKED_CONVERSATIONS", 2)
     agent = hass.data["entity_components"]["conversation"].get_entity(AGENT_ENTITY_ID)
     for name in ("one", "two", "three"):
         server.reply(Text("Hi."))

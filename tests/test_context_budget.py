@@ -10,17 +10,11 @@ from typing import Any
 from openai.types.chat import ChatCompletionMessageParam
 import pytest
 
-from custom_components.chatterbox.context.budget import (
-    MIN_LIMIT,
-    SUMMARY_HEADING,
-    Compaction,
-    FitResult,
-    TokenEstimator,
-    as_record,
-    cap_tool_result,
-    fit,
-    summary_request,
-)
+from custom_components.chatterbox.context.estimator import TokenEstimator
+from custom_components.chatterbox.context.fit import Compaction, FitResult, fit
+from custom_components.chatterbox.context.results import MIN_LIMIT, cap_tool_result
+from custom_components.chatterbox.context.summary import as_record, summary_request
+from custom_components.chatterbox.prompts import SUMMARY_HEADING
 
 PROMPT = "You are a voice assistant for Home Assistant. Answer briefly."
 TOOLS: list[dict[str, Any]] = [

@@ -23,11 +23,11 @@ from custom_components.chatterbox.tools.arguments import (
     UnreadableCall,
     parse_tool_arguments,
 )
+from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire.stream import StreamStats
 from custom_components.chatterbox.wire.text_calls import (
     TextToolCall,
     TextToolCallParser,
-    tool_name_matcher,
 )
 
 from .test_fuzz_parsers import result_or_error
@@ -142,7 +142,7 @@ DELTA_KEYS = {"role", "content", "thinking_content", "tool_calls"}
 def filters(text_tools: bool, speech: bool) -> dict[str, Any]:  # noqa: FBT001
     """Return the answer filters of a stream, fresh for one response."""
     return {
-        "text_tools": TextToolCallParser(tool_name_matcher(OFFERED))
+        "text_tools": TextToolCallParser(tool_resolver(OFFERED))
         if text_tools
         else None,
         "speech": SpeechFilter() if speech else None,
@@ -360,7 +360,7 @@ def test_text_tool_calls_read_the_same_however_the_text_is_cut(
     any_name: bool,  # noqa: FBT001
 ) -> None:
     """Any answer, cut anywhere: the same text and calls, and nothing added."""
-    accepts = (lambda name: name) if any_name else tool_name_matcher(OFFERED)
+    accepts = (lambda name: name) if any_name else tool_resolver(OFFERED)
 
     whole_text, calls = read_calls(accepts, [text])
 

@@ -17,23 +17,19 @@ from openai.types.chat import ChatCompletionMessageParam
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
-from custom_components.chatterbox.context.budget import (
-    MIN_LIMIT,
-    Compaction,
-    TokenEstimator,
-    cap_tool_result,
-    fit,
-    summary_request,
-)
+from custom_components.chatterbox.context.estimator import TokenEstimator
+from custom_components.chatterbox.context.fit import Compaction, fit
+from custom_components.chatterbox.context.results import MIN_LIMIT, cap_tool_result
+from custom_components.chatterbox.context.summary import summary_request
 from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )
 from custom_components.chatterbox.wire.messages import (
-    _clean_schema,
     content_to_messages,
     with_text_tool_calls,
 )
+from custom_components.chatterbox.wire.schema import _clean_schema
 
 from .test_context_budget import check_pairs
 from .test_fuzz_parsers import (

@@ -20,12 +20,12 @@ from custom_components.chatterbox.speech import SpeechFilter
 from custom_components.chatterbox.tools.answers import is_yes
 from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
-    fence_body,
     parse_tool_arguments,
 )
+from custom_components.chatterbox.tools.names import tool_resolver
+from custom_components.chatterbox.wire.json import fence_body
 from custom_components.chatterbox.wire.text_calls import (
     TextToolCallParser,
-    tool_name_matcher,
 )
 
 MEGABYTE = 1_000_000
@@ -79,7 +79,7 @@ def test_an_ai_tasks_answer_is_checked(text: str) -> None:
 
 def test_calls_written_as_text_are_read(text: str) -> None:
     """The text-call parser, fed the stream chunk by chunk, keeps up."""
-    parser = TextToolCallParser(tool_name_matcher(["HassTurnOn"]))
+    parser = TextToolCallParser(tool_resolver(["HassTurnOn"]))
     pieces = [piece for chunk in _chunks(text) for piece in parser.feed(chunk)]
     pieces += parser.finish()
 

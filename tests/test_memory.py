@@ -31,7 +31,6 @@ from custom_components.chatterbox.const import (
     CONF_MEMORY_HOURS,
     DOMAIN,
 )
-from custom_components.chatterbox.context.budget import RECORD_NOTE
 from custom_components.chatterbox.context.memory import (
     MAX_MEMORIES,
     STORAGE_KEY,
@@ -39,6 +38,7 @@ from custom_components.chatterbox.context.memory import (
     MemoryStore,
     last_exchanges,
 )
+from custom_components.chatterbox.prompts import RECORD_NOTE
 
 from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, server_entry
 from .llm_server import LLMServer, Text

@@ -26,7 +26,7 @@ from custom_components.chatterbox.skills.weather import (
     WEATHER,
     WeatherForecastTool,
 )
-from custom_components.chatterbox.wire.messages import format_tool
+from custom_components.chatterbox.wire.schema import format_tool
 
 from .conftest import server_entry
 from .llm_server import LLMServer

@@ -14,11 +14,11 @@ from homeassistant.helpers import llm
 
 from custom_components.chatterbox.speech import SpeechFilter
 from custom_components.chatterbox.tools.arguments import UnreadableCall
+from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire import stream
 from custom_components.chatterbox.wire.stream import StreamStats, transform_stream
 from custom_components.chatterbox.wire.text_calls import (
     TextToolCallParser,
-    tool_name_matcher,
 )
 
 from .llm_server import LLMServer, Raw
@@ -723,7 +723,7 @@ async def test_a_real_sdk_stream_with_think_tags(sse_server: LLMServer) -> None:
 
 def offered(*names: str) -> TextToolCallParser:
     """Return a parser for the calls of these tools written as text."""
-    return TextToolCallParser(tool_name_matcher(names))
+    return TextToolCallParser(tool_resolver(names))
 
 
 def calls_of(

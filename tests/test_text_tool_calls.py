@@ -13,16 +13,16 @@ from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )
+from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire.text_calls import (
     MAX_HOLD,
     TextPiece,
     TextToolCall,
     TextToolCallParser,
     text_tool_prompt,
-    tool_name_matcher,
 )
 
-OFFERED = tool_name_matcher(["HassTurnOn", "HassTurnOff", "GetLiveContext"])
+OFFERED = tool_resolver(["HassTurnOn", "HassTurnOff", "GetLiveContext"])
 
 
 def turn_on(name: str) -> TextToolCall:

@@ -15,9 +15,9 @@ from homeassistant.helpers import config_validation as cv, llm, selector
 
 from custom_components.chatterbox.wire.messages import (
     content_to_messages,
-    format_tool,
     with_text_tool_calls,
 )
+from custom_components.chatterbox.wire.schema import format_tool
 
 AGENT = "conversation.chatterbox"
 

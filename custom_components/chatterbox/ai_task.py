@@ -2,7 +2,7 @@
 
 import json
 import re
-from typing import Any, Final, override
+from typing import Any, override
 
 import probatio
 
@@ -15,15 +15,12 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from . import ChatterboxConfigEntry
 from .agent.entity import ChatterboxLLMEntity, add_per_subentry
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
-from .tools.arguments import fence_body
-from .wire.messages import structure_schema
+from .prompts import STRUCTURE_RETRY_NOTE
+from .wire.json import fence_body
+from .wire.schema import structure_schema
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0
-RETRY_NOTE: Final = (
-    "That answer does not match the requested structure: {error}. Answer again "
-    "with only the JSON object, matching the schema."
-)
 
 
 async def async_setup_entry(
@@ -68,7 +65,7 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
         except ValueError as err:
             LOGGER.info("Asking again for data that fits the structure: %s", err)
             chat_log.async_add_user_content(
-                conversation.UserContent(RETRY_NOTE.format(error=err))
+                conversation.UserContent(STRUCTURE_RETRY_NOTE.format(error=err))
             )
             await self._async_handle_chat_log(
                 chat_log, structure=response_format, attended=False

@@ -11,14 +11,6 @@ import re
 import string
 from typing import Final
 
-# "Code" is not among the things to avoid: with a template that writes tool
-# calls as fenced JSON, Qwen2.5 1.5B then answered from nothing rather than call.
-SPEECH_INSTRUCTIONS: Final = (
-    "Your answers are spoken aloud by a voice assistant: answer in short, plain "
-    "spoken sentences, without markdown, headings, lists, tables, emoji or URLs. "
-    "This is for what you say; call tools as usual."
-)
-
 LINK_WORDS: Final = "a link"
 # Ends of a sentence or clause: a list item that ends with one gets no period.
 _END_PUNCTUATION: Final = frozenset(".!?:;…。\uff01\uff1f")

@@ -10,7 +10,7 @@ from itertools import pairwise
 import json
 from typing import Any
 
-from custom_components.chatterbox.context.budget import SUMMARY_HEADING
+from custom_components.chatterbox.prompts import SUMMARY_HEADING
 
 COMPACTION = "compaction block: oldest turns dropped"
 

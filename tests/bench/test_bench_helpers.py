@@ -2,7 +2,7 @@
 
 import pytest
 
-from custom_components.chatterbox.context.budget import SUMMARY_HEADING
+from custom_components.chatterbox.prompts import SUMMARY_HEADING
 
 from .prefix import COMPACTION, prefix_breaks, prefix_stability
 from .report import Figure, Row, Table, percentile

@@ -29,7 +29,7 @@ from ..const import (
     LOGGER,
     SUBENTRY_CONVERSATION,
 )
-from ..context.budget import TokenEstimator
+from ..context.estimator import TokenEstimator
 from ..context.memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from ..coordinator import ChatterboxCoordinator
 from ..server.errors import user_error

@@ -31,9 +31,11 @@ from ..const import (
     TOOL_MODE_TEXT,
     TOOL_RESULT_LIMIT,
 )
-from ..context.budget import Compaction, cap_tool_result, fit, summary_request
+from ..context.fit import Compaction, fit
+from ..context.results import cap_tool_result
+from ..context.summary import summary_request
+from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
 from ..server.client import describe
-from ..speech import SPEECH_INSTRUCTIONS
 from ..wire.messages import content_to_messages, with_text_tool_calls
 from ..wire.text_calls import text_tool_prompt
 from .turn import Turn, keep_recent
@@ -48,15 +50,6 @@ SUMMARY_MAX_CHARS: Final = 1_500
 WRAP_UP_ROUNDS: Final = 2
 # The token estimate is calibrated, not exact: a margin stays below the window.
 BUDGET_MARGIN: Final = 0.95
-
-WRAP_UP_NOTE: Final = (
-    "Note: {left} tool round(s) left in this turn. Answer with what you know, "
-    "or ask the user for what you need."
-)
-FINAL_NOTE: Final = (
-    "Note: no tool rounds are left in this turn. Do not call tools. Answer the "
-    "user now with what you know, or ask them for what you need."
-)
 
 
 async def async_build_request(
@@ -138,11 +131,10 @@ def _ask_for_structure(
 
 def schema_note(response_format: dict[str, Any]) -> str:
     """Ask in words for what a refused response_format would have enforced."""
+    # Spaced, as the standard library writes it: what the model reads stays as
+    # it was.
     schema = json.dumps(response_format["json_schema"]["schema"], ensure_ascii=False)
-    return (
-        "Answer with only a JSON object that matches this JSON schema, and "
-        f"nothing else:\n{schema}"
-    )
+    return SCHEMA_NOTE.format(schema=schema)
 
 
 def to_text_tools(

@@ -11,7 +11,7 @@ from homeassistant.components import conversation
 from homeassistant.core import callback
 
 from ..const import MAX_TRACKED_CONVERSATIONS
-from ..context.budget import Compaction
+from ..context.fit import Compaction
 from ..tools.confirm import Question
 from ..wire.messages import image_data_url
 

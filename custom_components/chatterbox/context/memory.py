@@ -22,7 +22,8 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
 from ..const import DOMAIN, LOGGER
-from .budget import as_record
+from ..prompts import MEMORY_HEADING, TRANSCRIPT_LINE
+from .summary import as_record
 
 STORAGE_KEY: Final = f"{DOMAIN}.memory"
 STORAGE_VERSION: Final = 1
@@ -41,7 +42,6 @@ MAX_EXCHANGES: Final = 3
 # What a memory may add to a prompt: a summary and a few short exchanges.
 SUMMARY_CHARS: Final = 600
 MESSAGE_CHARS: Final = 300
-HEADING: Final = "Earlier conversation with this {who}:"
 
 
 class InvalidMemoryError(ValueError):
@@ -152,8 +152,11 @@ def render(memory: Memory, who: str) -> str:
     if memory.summary:
         lines.append(_short(memory.summary, SUMMARY_CHARS))
     for user, assistant in memory.exchanges:
-        lines += [f"User: {user}", f"Assistant: {assistant}"]
-    return as_record(HEADING.format(who=who), "\n".join(lines))
+        lines += [
+            TRANSCRIPT_LINE.format(speaker="User", text=user),
+            TRANSCRIPT_LINE.format(speaker="Assistant", text=assistant),
+        ]
+    return as_record(MEMORY_HEADING.format(who=who), "\n".join(lines))
 
 
 class MemoryStore:

@@ -4,18 +4,15 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 import json
-import re
 from typing import Any, Final
 import warnings
 
 from homeassistant.helpers import llm
 
+from ..wire.json import fence_body
+
 # A JSON literal written in otherwise Python-style arguments: {'on': true}.
 _JSON_NAMES: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}
-_FENCE: Final = "```"
-# What follows an opening fence before its body: a language, spaces, a newline.
-# Each part's characters exclude the next part's, so it matches in linear time.
-_FENCE_INFO: Final = re.compile(r"[\w+-]*[^\S\n]*\n?")
 # Arguments longer than this are no tool's: refused before any parsing, which
 # tries up to _MAX_BRACES prefixes of them.
 MAX_ARGUMENTS_CHARS: Final = 65_536
@@ -60,22 +57,6 @@ def parse_tool_arguments(raw: str | None) -> dict[str, Any]:
         )
         raise ToolArgumentsError(msg)
     return _parse(raw or "", nested=False)
-
-
-def fence_body(text: str) -> str | None:
-    """Return what a code fence around the whole of a text holds, or None.
-
-    The fence may name a language (```json). Read in linear time: a pattern
-    with a lazy body before a closing fence takes cubic time on a fence
-    followed by thousands of spaces.
-    """
-    if len(text) < 2 * len(_FENCE) or not (
-        text.startswith(_FENCE) and text.endswith(_FENCE)
-    ):
-        return None
-    end = len(text) - len(_FENCE)
-    info = _FENCE_INFO.match(text, len(_FENCE), end)
-    return text[info.end() if info else len(_FENCE) : end].strip()
 
 
 def _parse(text: str, *, nested: bool) -> dict[str, Any]:

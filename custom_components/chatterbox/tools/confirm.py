@@ -22,23 +22,11 @@ from ..const import (
     CONF_UNATTENDED,
     UNATTENDED_ALLOW,
 )
+from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
 from ..server.errors import user_error
 from .answers import is_yes
 from .results import error_result
 from .sensitive import DEFAULT_KINDS, and_list, sensitive_action
-
-# What the model reads when a sensitive call does not run.
-DECLINED = (
-    "Not done: the user did not say yes to {action}. Do not ask again; answer the user."
-)
-NOT_ALLOWED = (
-    "Not done: to {action} needs a person to confirm it, and this request came "
-    "from an automation. Say that it was not done."
-)
-CONFIRMATION_NEEDED = (
-    "Not done: to {action} needs the user's yes first. The user is asked, and a "
-    "yes runs it."
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,15 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, llm
 
 from ..const import LOGGER
-from ..wire.messages import format_tool
+from ..prompts import (
+    FAILED,
+    REPEATED,
+    TIMED_OUT,
+    TURN_ENDED,
+    UNKNOWN_TOOL,
+    UNREADABLE_ARGUMENTS,
+)
+from ..wire.schema import format_tool
 from .arguments import UnreadableCall, by_area, drop_unmeant_arguments
 from .confirm import Confirmation, PendingCall
 from .names import tool_resolver
@@ -104,20 +112,17 @@ class ToolGuard(llm.APIInstance):
         """Check a call, then run it."""
         name = tool_input.tool_name
         if self._closed:
-            return error_result(
-                "TurnEnded", "The turn ended before this tool could run."
-            )
+            return error_result("TurnEnded", TURN_ENDED)
         if isinstance(tool_input, UnreadableCall):
             return error_result(
                 "InvalidArguments",
-                f"The arguments for {name} could not be read: {tool_input.problem}. "
-                "Call the tool again with the arguments as one JSON object.",
+                UNREADABLE_ARGUMENTS.format(name=name, problem=tool_input.problem),
             )
         if (resolved := self.resolve(name)) is None:
             available = ", ".join(tool.name for tool in self.tools)
             return error_result(
                 "UnknownTool",
-                f"There is no tool named {name}. The tools are: {available}.",
+                UNKNOWN_TOOL.format(name=name, available=available),
             )
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
@@ -127,12 +132,7 @@ class ToolGuard(llm.APIInstance):
             key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
         ):
             self._answer_now = True
-            return error_result(
-                REPEATED_CALL,
-                f"{name} was already called with these arguments in this turn "
-                "and was not run again: its result is above. Use it, try "
-                "something else, or ask the user.",
-            )
+            return error_result(REPEATED_CALL, REPEATED.format(name=name))
         if self.confirmation is not None:
             tool = next(tool for tool in self.tools if tool.name == resolved)
             if (refusal := self.confirmation.review(tool, tool_input)) is not None:
@@ -200,17 +200,20 @@ class ToolGuard(llm.APIInstance):
             LOGGER.warning("Tool %s did not answer within %s s", name, TOOL_TIMEOUT)
             return error_result(
                 TIMEOUT,
-                f"{name} did not answer within {TOOL_TIMEOUT:g} seconds. "
-                "Tell the user it is not responding, or try another way.",
+                TIMED_OUT.format(name=name, seconds=TOOL_TIMEOUT),
             )
         except (HomeAssistantError, probatio.Invalid) as err:
             LOGGER.debug("Tool %s refused: %s", name, err)
-            return error_result(type(err).__name__, str(err) or f"{name} failed.")
+            return error_result(
+                type(err).__name__, str(err) or FAILED.format(name=name)
+            )
         except Exception as err:  # noqa: BLE001  # nothing a tool raises may end the turn
             LOGGER.warning(
                 "Tool %s failed: %s: %s", name, type(err).__name__, err, exc_info=True
             )
-            return error_result(type(err).__name__, str(err) or f"{name} failed.")
+            return error_result(
+                type(err).__name__, str(err) or FAILED.format(name=name)
+            )
         finally:
             if task is not None:
                 self._running.discard(task)

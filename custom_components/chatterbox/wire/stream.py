@@ -3,7 +3,7 @@
 from collections.abc import AsyncGenerator, AsyncIterable
 from dataclasses import dataclass, field
 import time
-from typing import Any, Final
+from typing import Any
 
 from openai.types.chat import ChatCompletionChunk
 from openai.types.chat.chat_completion_chunk import (
@@ -19,13 +19,7 @@ from homeassistant.util.ulid import ulid_now
 from ..speech import SpeechFilter
 from ..tools.arguments import ToolArgumentsError, UnreadableCall, parse_tool_arguments
 from .text_calls import TextToolCall, TextToolCallParser
-
-THINK_OPEN: Final = "<think>"
-THINK_CLOSE: Final = "</think>"
-# DeepSeek and older vLLM send reasoning_content; newer vLLM, Ollama and
-# OpenRouter send reasoning. A server may send both with the same text, so only
-# the first one present is read.
-REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
+from .thinking import ThinkSplitter, reasoning
 
 
 @dataclass(slots=True, kw_only=True)
@@ -131,7 +125,7 @@ class _Transformer:
     def __init__(self, stats: StreamStats, answer: _AnswerFilter | None) -> None:
         """Start a response, filtering its answer with answer if given."""
         self.stats = stats
-        self._splitter = _ThinkSplitter()
+        self._splitter = ThinkSplitter()
         self._tool_calls = _ToolCallAssembler()
         self._answer = answer
 
@@ -144,7 +138,7 @@ class _Transformer:
             return {}
         choice = chunk.choices[0]
         delta = delta_of(choice)
-        thinking = _reasoning(delta)
+        thinking = reasoning(delta)
         content, tagged_thinking = self._splitter.feed(delta.content or "")
         # OpenAI puts a refusal in its own field; it is the answer to speak.
         content = self._filtered(content + (delta.refusal or ""), final=False)
@@ -250,77 +244,6 @@ class _AnswerFilter:
         kept = text.rstrip()
         self._spaces = text[len(kept) :]
         return kept
-
-
-def _reasoning(delta: ChoiceDelta) -> str:
-    """Return the reasoning text of a delta from its non-standard fields."""
-    extra = delta.model_extra or {}
-    for name in REASONING_FIELDS:
-        if isinstance(text := extra.get(name), str) and text:
-            return text
-    return ""
-
-
-class _ThinkSplitter:
-    """Split <think> blocks out of streamed content.
-
-    Qwen and DeepSeek-R1 write their reasoning inline when the server does not
-    separate it. A tag can be split across chunks, so text that could be the
-    start of a tag is held back until the next chunk tells.
-    """
-
-    def __init__(self) -> None:
-        """Start outside a think block."""
-        self.thinking = False
-        self._pending = ""
-        self._strip = False
-
-    def feed(self, text: str) -> tuple[str, str]:
-        """Return the content and thinking that text completes."""
-        text = self._pending + text
-        self._pending = ""
-        content: list[str] = []
-        thinking: list[str] = []
-        while text:
-            tag = THINK_CLOSE if self.thinking else THINK_OPEN
-            before, found, text = text.partition(tag)
-            if not found:
-                cut = len(before) - _partial_tag(before, tag)
-                before, self._pending = before[:cut], before[cut:]
-            self._add(before, thinking if self.thinking else content)
-            if found:
-                self.thinking = not self.thinking
-                self._strip = True
-        return "".join(content), "".join(thinking)
-
-    def flush(self) -> tuple[str, str]:
-        """Return the text held back at the end of the stream."""
-        text, self._pending = self._pending, ""
-        out: list[str] = []
-        self._add(text, out)
-        if self.thinking:
-            return "", "".join(out)
-        return "".join(out), ""
-
-    def _add(self, text: str, out: list[str]) -> None:
-        """Add text to out, without the whitespace right after a tag."""
-        if self._strip:
-            # Models put blank lines after the tags, which would start the
-            # spoken answer with empty lines.
-            text = text.lstrip()
-            if not text:
-                return
-            self._strip = False
-        if text:
-            out.append(text)
-
-
-def _partial_tag(text: str, tag: str) -> int:
-    """Return the length of the end of text that could begin tag."""
-    for length in range(min(len(text), len(tag) - 1), 0, -1):
-        if text.endswith(tag[:length]):
-            return length
-    return 0
 
 
 @dataclass(slots=True)

@@ -63,6 +63,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         # overestimates until the server's counts calibrate it.
         self.estimator = TokenEstimator(chars_per_token=3.0)
         self.conversations = Conversations()
+        # Until a response ends without usage, it is read to its end for it.
+        self.server_sends_usage = True
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},

@@ -10,6 +10,7 @@ it for the user's yes), runs it, and the chat log keeps its result. The round
 ends in a Decision, a value; only RunAgain starts another round.
 """
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components import conversation
@@ -102,6 +103,7 @@ async def _async_rounds(
             turn,
             allow_tools=left > 0 and bool(turn.tools),
             text_tools=text_call_parser(guard, turn),
+            usage_expected=agent.server_sends_usage,
         )
         # TOOL_DECISION and TOOL_EXECUTION: the chat log hands each call to
         # the guard as soon as it is read, while the answer streams on.
@@ -120,6 +122,22 @@ async def _async_rounds(
         tally = _tally(guard)
         decision = decide(stats, tally, chat_log, has_tools=bool(turn.tools), left=left)
     return decision
+
+
+async def _async_read_images(
+    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog
+) -> dict[Path, str]:
+    """Read the conversation's images from disk, in an executor when it has any.
+
+    Most turns have none: a trip to the executor for nothing would cost every
+    turn a thread hop, and many turns at once a queue for the pool.
+    """
+    if not any(
+        isinstance(item, conversation.UserContent) and item.attachments
+        for item in chat_log.content
+    ):
+        return {}
+    return await agent.hass.async_add_executor_job(read_images, chat_log.content)
 
 
 def _tally(guard: ToolGuard | None) -> ToolTally:
@@ -147,5 +165,5 @@ async def _async_start(
         and bool(options.get(CONF_SPEECH, True)),
         structure=structure,
         answer_chars=agent.answer_chars(),
-        images=await agent.hass.async_add_executor_job(read_images, chat_log.content),
+        images=await _async_read_images(agent, chat_log),
     )

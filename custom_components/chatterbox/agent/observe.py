@@ -35,6 +35,9 @@ def observe_round(  # noqa: PLR0913  # keyword-only, each one a separate record
         request["messages"], request.get("tools", ()), stats.prompt_tokens
     )
     usage.add(stats, estimated, agent.estimator.chars_per_token)
+    if stats.finish_reason is not None and not stats.cut_short:
+        # A response that ended by itself says whether this server sends usage.
+        agent.server_sends_usage = stats.prompt_tokens is not None
     chat_log.async_trace(
         {
             "chatterbox_iteration": {

@@ -17,19 +17,21 @@ from ..wire.text_calls import TextToolCallParser
 from .turn import Turn
 
 
-def read_response(
+def read_response(  # noqa: PLR0913  # keyword-only, each one part of the pipeline
     chunks: AsyncStream[ChatCompletionChunk],
     stats: StreamStats,
     turn: Turn,
     *,
     allow_tools: bool,
     text_tools: TextToolCallParser | None,
+    usage_expected: bool,
 ) -> AsyncIterator[conversation.AssistantContentDeltaDict]:
     """Return the chat log deltas of one response's message."""
     limit = turn.answer_chars
+    read = _until_finished(chunks, stats, usage_expected=usage_expected)
     deltas = transform_stream(
         _until_broken_after_finish(
-            chunks if limit is None else _cut_at(chunks, stats, limit), stats
+            read if limit is None else _cut_at(read, stats, limit), stats
         ),
         stats,
         text_tools=text_tools,
@@ -51,8 +53,29 @@ def text_call_parser(guard: ToolGuard | None, turn: Turn) -> TextToolCallParser 
     return TextToolCallParser(guard.resolve)
 
 
+async def _until_finished(
+    chunks: AsyncIterator[ChatCompletionChunk],
+    stats: StreamStats,
+    *,
+    usage_expected: bool,
+) -> AsyncGenerator[ChatCompletionChunk]:
+    """Pass chunks on until the answer is finished and its usage is in.
+
+    After the finish reason only the usage chunk and [DONE] follow: the
+    caller closes the stream without waiting for them when the usage has
+    arrived, or when the server is known to send none. Each chunk has been
+    read into the stats by the time the next one is asked for.
+    """
+    async for chunk in chunks:
+        yield chunk
+        if stats.finish_reason is not None and (
+            stats.prompt_tokens is not None or not usage_expected
+        ):
+            return
+
+
 async def _cut_at(
-    chunks: AsyncStream[ChatCompletionChunk], stats: StreamStats, limit: int
+    chunks: AsyncIterator[ChatCompletionChunk], stats: StreamStats, limit: int
 ) -> AsyncGenerator[ChatCompletionChunk]:
     """Pass chunks on until the answer and its calls outgrow the limit.
 

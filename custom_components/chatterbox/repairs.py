@@ -2,7 +2,6 @@
 
 from typing import TYPE_CHECKING
 
-import openai
 import probatio
 
 from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
@@ -10,17 +9,28 @@ from homeassistant.config_entries import ConfigEntryState, ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.helpers.selector import (
-    SelectSelector,
-    SelectSelectorConfig,
-    SelectSelectorMode,
-)
 
-from .const import DOMAIN, LOGGER
-from .server.client import async_list_models, describe, without_credentials
+from .config_flow_agents import async_offered_models, model_selector
+from .const import DOMAIN
+from .server.client import without_credentials
 
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry
+
+
+def _agent_placeholders(agent: ConfigSubentry) -> dict[str, str]:
+    """Name the agent and its model in a repair's text."""
+    return {"agent": agent.title, "model": agent.data[CONF_MODEL]}
+
+
+def _issue_placeholders(
+    entry: ChatterboxConfigEntry, agent: ConfigSubentry
+) -> dict[str, str]:
+    """Name the agent, its model and its server in a repair issue's text."""
+    return {
+        **_agent_placeholders(agent),
+        "url": without_credentials(entry.data[CONF_URL]),
+    }
 
 
 def tools_issue_id(subentry_id: str) -> str:
@@ -48,11 +58,7 @@ def async_update_tools_issue(
         is_fixable=False,
         severity=ir.IssueSeverity.WARNING,
         translation_key="tools_unsupported",
-        translation_placeholders={
-            "agent": agent.title,
-            "model": agent.data[CONF_MODEL],
-            "url": without_credentials(entry.data[CONF_URL]),
-        },
+        translation_placeholders=_issue_placeholders(entry, agent),
     )
 
 
@@ -83,11 +89,7 @@ def async_model_missing(
         is_fixable=True,
         severity=ir.IssueSeverity.ERROR,
         translation_key="model_missing",
-        translation_placeholders={
-            "agent": agent.title,
-            "model": agent.data[CONF_MODEL],
-            "url": without_credentials(entry.data[CONF_URL]),
-        },
+        translation_placeholders=_issue_placeholders(entry, agent),
         data={"entry_id": entry.entry_id, "subentry_id": agent.subentry_id},
     )
 
@@ -121,29 +123,13 @@ class ModelMissingRepairFlow(RepairsFlow):
             )
             ir.async_delete_issue(self.hass, DOMAIN, model_issue_id(self._subentry_id))
             return self.async_create_entry(data={})
-        try:
-            models = await async_list_models(entry.runtime_data.client)
-        except openai.OpenAIError as err:
-            LOGGER.debug("Showing the cached model list: %s", describe(err))
-            models = entry.runtime_data.models
+        models = await async_offered_models(entry)
         return self.async_show_form(
             step_id="init",
             data_schema=probatio.Schema(
-                {
-                    probatio.Required(CONF_MODEL): SelectSelector(
-                        SelectSelectorConfig(
-                            options=models,
-                            custom_value=True,
-                            mode=SelectSelectorMode.DROPDOWN,
-                            sort=True,
-                        )
-                    )
-                }
+                {probatio.Required(CONF_MODEL): model_selector(models)}
             ),
-            description_placeholders={
-                "agent": agent.title,
-                "model": agent.data[CONF_MODEL],
-            },
+            description_placeholders=_agent_placeholders(agent),
         )
 
 

@@ -35,60 +35,47 @@ class UsageSensorDescription(SensorEntityDescription):
     adds_up: bool
 
 
+def _total(
+    key: str, value: Callable[[TurnUsage], float | None], unit: str | None = None
+) -> UsageSensorDescription:
+    """Describe a sensor that adds up a figure of every turn."""
+    return UsageSensorDescription(
+        key=key,
+        translation_key=key,
+        native_unit_of_measurement=unit,
+        state_class=SensorStateClass.TOTAL_INCREASING,
+        value=value,
+        adds_up=True,
+    )
+
+
+def _last_seconds(
+    key: str, value: Callable[[TurnUsage], float | None]
+) -> UsageSensorDescription:
+    """Describe a sensor that shows how long the last turn took for something.
+
+    It changes with every turn, so it is off until the user wants it.
+    """
+    return UsageSensorDescription(
+        key=key,
+        translation_key=key,
+        device_class=SensorDeviceClass.DURATION,
+        native_unit_of_measurement=UnitOfTime.SECONDS,
+        state_class=SensorStateClass.MEASUREMENT,
+        suggested_display_precision=2,
+        entity_registry_enabled_default=False,
+        value=value,
+        adds_up=False,
+    )
+
+
 SENSORS: tuple[UsageSensorDescription, ...] = (
-    UsageSensorDescription(
-        key="prompt_tokens",
-        translation_key="prompt_tokens",
-        native_unit_of_measurement=TOKENS,
-        state_class=SensorStateClass.TOTAL_INCREASING,
-        value=lambda usage: usage.prompt_tokens,
-        adds_up=True,
-    ),
-    UsageSensorDescription(
-        key="completion_tokens",
-        translation_key="completion_tokens",
-        native_unit_of_measurement=TOKENS,
-        state_class=SensorStateClass.TOTAL_INCREASING,
-        value=lambda usage: usage.completion_tokens,
-        adds_up=True,
-    ),
-    UsageSensorDescription(
-        key="turns",
-        translation_key="turns",
-        state_class=SensorStateClass.TOTAL_INCREASING,
-        value=lambda _usage: 1,
-        adds_up=True,
-    ),
-    UsageSensorDescription(
-        key="tool_calls",
-        translation_key="tool_calls",
-        state_class=SensorStateClass.TOTAL_INCREASING,
-        value=lambda usage: usage.tool_calls,
-        adds_up=True,
-    ),
-    # These two change with every turn: off until the user wants them.
-    UsageSensorDescription(
-        key="last_turn_duration",
-        translation_key="last_turn_duration",
-        device_class=SensorDeviceClass.DURATION,
-        native_unit_of_measurement=UnitOfTime.SECONDS,
-        state_class=SensorStateClass.MEASUREMENT,
-        suggested_display_precision=2,
-        entity_registry_enabled_default=False,
-        value=lambda usage: usage.duration,
-        adds_up=False,
-    ),
-    UsageSensorDescription(
-        key="last_time_to_first_token",
-        translation_key="last_time_to_first_token",
-        device_class=SensorDeviceClass.DURATION,
-        native_unit_of_measurement=UnitOfTime.SECONDS,
-        state_class=SensorStateClass.MEASUREMENT,
-        suggested_display_precision=2,
-        entity_registry_enabled_default=False,
-        value=lambda usage: usage.time_to_first_token,
-        adds_up=False,
-    ),
+    _total("prompt_tokens", lambda usage: usage.prompt_tokens, TOKENS),
+    _total("completion_tokens", lambda usage: usage.completion_tokens, TOKENS),
+    _total("turns", lambda _usage: 1),
+    _total("tool_calls", lambda usage: usage.tool_calls),
+    _last_seconds("last_turn_duration", lambda usage: usage.duration),
+    _last_seconds("last_time_to_first_token", lambda usage: usage.time_to_first_token),
 )
 
 

@@ -9,12 +9,12 @@ server marked unreachable) and becomes the error the user hears.
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 import openai
 from openai import AsyncStream
-from openai.types.chat import ChatCompletionChunk
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from homeassistant.components import conversation
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
@@ -30,11 +30,15 @@ from ..server.errors import (
     translate_stream_error,
     user_error,
 )
+from ..wire.json import dumps
 from .request import add_to_system_prompt, schema_note, to_text_tools
 from .turn import Turn
 
 if TYPE_CHECKING:
     from .entity import ChatterboxLLMEntity
+
+# Where an OpenAI-compatible server takes chat completions, below its base URL.
+CHAT_PATH: Final = "/chat/completions"
 
 
 async def async_send(
@@ -49,9 +53,13 @@ async def async_send(
     rate_limit_retried = False
     while True:
         try:
-            chunks: AsyncStream[
-                ChatCompletionChunk
-            ] = await client.chat.completions.create(**request)
+            chunks = await client.post(
+                CHAT_PATH,
+                cast_to=ChatCompletion,
+                content=_body(request),
+                stream=True,
+                stream_cls=AsyncStream[ChatCompletionChunk],
+            )
         except openai.RateLimitError as err:
             if rate_limit_retried or (wait := retry_after(err)) is None:
                 raise _request_error(agent, err, request) from err
@@ -67,6 +75,20 @@ async def async_send(
             await _async_refuse_web_page(agent, chunks)
             agent.coordinator.async_mark_reachable()
             return chunks
+
+
+def _body(request: dict[str, Any]) -> bytes:
+    """Serialize a request's body once, with Home Assistant's orjson.
+
+    The SDK's create() would first walk every message and tool against its
+    typed parameters, then serialize with the standard library: milliseconds
+    a request for a body that is plain JSON already. Its extra_body is merged
+    here, as create() merges it.
+    """
+    body = {key: value for key, value in request.items() if key != "extra_body"}
+    if extra := request.get("extra_body"):
+        body.update(extra)
+    return dumps(body).encode()
 
 
 async def async_stream_into_log(

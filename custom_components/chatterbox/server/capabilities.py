@@ -6,6 +6,7 @@ return a tool call as text in the content. The probe asks once per setup, and
 its verdicts choose the agent's defaults.
 """
 
+from collections.abc import Awaitable
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
@@ -87,50 +88,70 @@ def _ask(prompt: str) -> list[Any]:
     return [{"role": "user", "content": prompt}]
 
 
+async def _async_verdict[T](
+    request: Awaitable[T], model: str, refusal: str, probe_name: str
+) -> tuple[bool | None, T | None]:
+    """Send one probe request and say whether the server accepted it.
+
+    True with the answer; False when the server refused the request (HTTP
+    400), which is the verdict; None when the probe failed and cannot tell.
+    """
+    try:
+        answer = await request
+    except openai.BadRequestError as err:
+        LOGGER.debug("%s %s: %s", model, refusal, describe(err))
+        return False, None
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        LOGGER.debug("%s probe of %s failed: %s", probe_name, model, describe(err))
+        return None, None
+    return True, answer
+
+
 async def _async_probe_streaming(
     probe: openai.AsyncOpenAI, model: str
 ) -> tuple[bool | None, bool]:
     """Return whether the server streams, and whether the model reasons."""
+    accepted, read = await _async_verdict(
+        _async_read_stream(probe, model), model, "does not stream", "Streaming"
+    )
+    if read is None:
+        return accepted, False
+    chunks, reasoning = read
+    return chunks > 0, reasoning
+
+
+async def _async_read_stream(probe: openai.AsyncOpenAI, model: str) -> tuple[int, bool]:
+    """Stream a short answer; return its chunk count and whether it reasons."""
     chunks = 0
     reasoning = False
-    try:
-        stream = await probe.chat.completions.create(
-            model=model,
-            messages=_ask(PROBE_PROMPT),
-            max_tokens=PROBE_MAX_TOKENS,
-            stream=True,
-        )
-        async with stream:
-            async for chunk in stream:
-                chunks += 1
-                for choice in chunk.choices:
-                    extra = choice.delta.model_extra or {}
-                    reasoning = reasoning or any(
-                        extra.get(key) for key in ("reasoning_content", "reasoning")
-                    )
-                    reasoning = reasoning or "<think>" in (choice.delta.content or "")
-    except openai.BadRequestError as err:
-        LOGGER.debug("%s does not stream: %s", model, describe(err))
-        return False, False
-    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
-        LOGGER.debug("Streaming probe of %s failed: %s", model, describe(err))
-        return None, False
-    return chunks > 0, reasoning
+    stream = await probe.chat.completions.create(
+        model=model,
+        messages=_ask(PROBE_PROMPT),
+        max_tokens=PROBE_MAX_TOKENS,
+        stream=True,
+    )
+    async with stream:
+        async for chunk in stream:
+            chunks += 1
+            for choice in chunk.choices:
+                extra = choice.delta.model_extra or {}
+                reasoning = reasoning or any(
+                    extra.get(key) for key in ("reasoning_content", "reasoning")
+                )
+                reasoning = reasoning or "<think>" in (choice.delta.content or "")
+    return chunks, reasoning
 
 
 async def _async_probe_tools(
     probe: openai.AsyncOpenAI, model: str
 ) -> tuple[bool | None, ToolCallStyle | None]:
     """Return whether tools are accepted, and how a call comes back."""
-    try:
-        style = await _async_call_style(probe, model, PROBE_MAX_TOKENS)
-    except openai.BadRequestError as err:
-        LOGGER.debug("%s refuses tools: %s", model, describe(err))
-        return False, None
-    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
-        LOGGER.debug("Tool probe of %s failed: %s", model, describe(err))
-        return None, None
-    return True, style
+    return await _async_verdict(
+        _async_call_style(probe, model, PROBE_MAX_TOKENS),
+        model,
+        "refuses tools",
+        "Tool",
+    )
 
 
 async def _async_call_style(
@@ -172,27 +193,23 @@ async def _async_probe_json_schema(
     probe: openai.AsyncOpenAI, model: str
 ) -> bool | None:
     """Return whether the server accepts a JSON schema response format."""
-    try:
-        await probe.chat.completions.create(
-            model=model,
-            messages=_ask(PROBE_SCHEMA_PROMPT),
-            max_tokens=PROBE_MAX_TOKENS,
-            response_format={
-                "type": "json_schema",
-                "json_schema": {
-                    "name": "probe",
-                    "schema": {
-                        "type": "object",
-                        "properties": {"ok": {"type": "boolean"}},
-                        "required": ["ok"],
-                    },
+    request = probe.chat.completions.create(
+        model=model,
+        messages=_ask(PROBE_SCHEMA_PROMPT),
+        max_tokens=PROBE_MAX_TOKENS,
+        response_format={
+            "type": "json_schema",
+            "json_schema": {
+                "name": "probe",
+                "schema": {
+                    "type": "object",
+                    "properties": {"ok": {"type": "boolean"}},
+                    "required": ["ok"],
                 },
             },
-        )
-    except openai.BadRequestError as err:
-        LOGGER.debug("%s refuses JSON schemas: %s", model, describe(err))
-        return False
-    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
-        LOGGER.debug("JSON schema probe of %s failed: %s", model, describe(err))
-        return None
-    return True
+        },
+    )
+    accepted, _ = await _async_verdict(
+        request, model, "refuses JSON schemas", "JSON schema"
+    )
+    return accepted

@@ -1,6 +1,7 @@
 """The connection to an OpenAI-compatible server: build, probe, classify failures."""
 
 from base64 import b64encode
+from collections.abc import Awaitable
 from enum import StrEnum
 import re
 from typing import Any, cast
@@ -153,7 +154,7 @@ async def async_ollama_keep_alive(
     OpenAI endpoint do not reset the duration it sets.
     """
     probe = client.with_options(timeout=WARM_UP_TIMEOUT, max_retries=0)
-    root = str(client.base_url).rstrip("/").removesuffix("/v1")
+    root = _server_root(client)
     duration: int | str = -1 if keep_alive == "-1" else keep_alive
     try:
         await probe.post(
@@ -171,12 +172,10 @@ async def async_server_context_window(client: openai.AsyncOpenAI) -> int | None:
     llama.cpp serves one model and reports n_ctx at /props, beside /v1.
     """
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
-    url = str(client.base_url).rstrip("/").removesuffix("/v1") + "/props"
-    try:
-        props = await probe.get(url, cast_to=object)
-    except openai.OpenAIError as err:
-        LOGGER.debug("No llama.cpp context size at %s: %s", url, describe(err))
-        return None
+    url = _server_root(client) + "/props"
+    props = await _async_answer_or_none(
+        probe.get(url, cast_to=object), "llama.cpp context size", url
+    )
     if not isinstance(props, dict):
         return None
     settings = props.get("default_generation_settings")
@@ -195,14 +194,12 @@ async def async_ollama_context_window(
     model_info is only its ceiling; Ollama silently cuts prompts past num_ctx.
     """
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
-    root = str(client.base_url).rstrip("/").removesuffix("/v1")
-    try:
-        shown = await probe.post(
-            f"{root}/api/show", body={"model": model}, cast_to=object
-        )
-    except openai.OpenAIError as err:
-        LOGGER.debug("No Ollama model details at %s: %s", root, describe(err))
-        return None
+    root = _server_root(client)
+    shown = await _async_answer_or_none(
+        probe.post(f"{root}/api/show", body={"model": model}, cast_to=object),
+        "Ollama model details",
+        root,
+    )
     if not isinstance(shown, dict):
         return None
     parameters = shown.get("parameters")
@@ -226,11 +223,9 @@ async def _async_ollama_loaded_window(
     probe: openai.AsyncOpenAI, root: str, model: str
 ) -> int | None:
     """Return the context a running Ollama model was loaded with, if it runs."""
-    try:
-        running = await probe.get(f"{root}/api/ps", cast_to=object)
-    except openai.OpenAIError as err:
-        LOGGER.debug("No Ollama process list at %s: %s", root, describe(err))
-        return None
+    running = await _async_answer_or_none(
+        probe.get(f"{root}/api/ps", cast_to=object), "Ollama process list", root
+    )
     loaded = running.get("models") if isinstance(running, dict) else None
     return next(
         (
@@ -240,6 +235,28 @@ async def _async_ollama_loaded_window(
         ),
         None,
     )
+
+
+def _server_root(client: openai.AsyncOpenAI) -> str:
+    """Return the server's address without the OpenAI API's /v1.
+
+    Ollama and llama.cpp serve their own endpoints beside /v1.
+    """
+    return str(client.base_url).rstrip("/").removesuffix("/v1")
+
+
+async def _async_answer_or_none(
+    request: Awaitable[object], what: str, where: str
+) -> object:
+    """Return a server's answer at one of its own endpoints, None if it failed.
+
+    Only some servers have each endpoint, so a failure is logged, not raised.
+    """
+    try:
+        return await request
+    except openai.OpenAIError as err:
+        LOGGER.debug("No %s at %s: %s", what, where, describe(err))
+        return None
 
 
 def _positive_int(value: Any) -> int | None:

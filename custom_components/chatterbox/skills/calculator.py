@@ -9,7 +9,7 @@ from homeassistant.helpers import llm
 
 from ..tools.results import error_result
 from .safe_math import MAX_LENGTH, CalculationError, evaluate, present
-from .skill import Skill, SkillTool
+from .skill import Skill, SkillTool, reads_only
 from .units import UnitError, convert
 
 # What a small model writes in a unit when the value has none: asked for
@@ -47,9 +47,7 @@ class CalculateTool(SkillTool):
             probatio.Optional("to_unit", description="Unit to convert to"): str,
         }
     )
-    annotations = llm.ToolAnnotations(
-        read_only=True, destructive=False, idempotent=True, open_world=False
-    )
+    annotations = reads_only(online=False)
 
     @override
     async def async_run(

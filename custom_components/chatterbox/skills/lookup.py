@@ -17,7 +17,7 @@ from homeassistant.helpers import llm
 
 from ..tools.results import error_result
 from .fetch import ServiceError, async_get_json
-from .skill import Skill, SkillTool, compact
+from .skill import Skill, SkillTool, base_language, compact, reads_only
 
 SERVICE: Final = "Wikipedia"
 SUMMARY_URL: Final = "https://{language}.wikipedia.org/api/rest_v1/page/summary/{title}"
@@ -44,9 +44,7 @@ class WikipediaSummaryTool(SkillTool):
             ): probatio.All(str, probatio.Length(min=1, max=200)),
         }
     )
-    annotations = llm.ToolAnnotations(
-        read_only=True, destructive=False, idempotent=True, open_world=True
-    )
+    annotations = reads_only(online=True)
 
     @override
     async def async_run(
@@ -57,7 +55,7 @@ class WikipediaSummaryTool(SkillTool):
     ) -> llm.ToolResult:
         """Look the topic up in the user's Wikipedia, then the English one."""
         topic = " ".join(arguments["topic"].split())
-        language = (llm_context.language or "").split("-")[0].lower()
+        language = base_language(llm_context)
         if not _LANGUAGE_CODE.fullmatch(language):
             language = FALLBACK_LANGUAGE
         try:

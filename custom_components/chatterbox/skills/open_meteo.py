@@ -19,7 +19,7 @@ from ..tools.results import error_result
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
 from .readable import compass, day_label
-from .skill import SkillTool, compact
+from .skill import SkillTool, base_language, compact, reads_only
 
 SERVICE: Final = "Open-Meteo"
 GEOCODING_URL: Final = "https://geocoding-api.open-meteo.com/v1/search"
@@ -98,9 +98,7 @@ class WeatherAtPlaceTool(SkillTool):
             ): probatio.All(probatio.Coerce(int), probatio.Range(min=1, max=MAX_DAYS)),
         }
     )
-    annotations = llm.ToolAnnotations(
-        read_only=True, destructive=False, idempotent=True, open_world=True
-    )
+    annotations = reads_only(online=True)
 
     def __init__(self) -> None:
         """Start with an empty cache."""
@@ -118,7 +116,7 @@ class WeatherAtPlaceTool(SkillTool):
         """Find the place, then its weather, unless it is in the cache."""
         place: str = " ".join(arguments["place"].split())
         days = int(arguments.get("days", DEFAULT_DAYS))
-        language = (llm_context.language or "en").split("-")[0].lower()
+        language = base_language(llm_context)
         us_units = hass.config.units.temperature_unit == UnitOfTemperature.FAHRENHEIT
         key = (place.casefold(), language, days, us_units)
         if (cached := self.cache.get(key)) is not None:

@@ -60,6 +60,21 @@ class SkillTool(llm.Tool):
         """Run the tool with validated arguments."""
 
 
+def reads_only(*, online: bool) -> llm.ToolAnnotations:
+    """Annotate a tool that changes nothing, so a call may safely be repeated.
+
+    online: it asks a service outside Home Assistant.
+    """
+    return llm.ToolAnnotations(
+        read_only=True, destructive=False, idempotent=True, open_world=online
+    )
+
+
+def base_language(llm_context: llm.LLMContext) -> str:
+    """Return the conversation's language without its region: "en" for "en-GB"."""
+    return (llm_context.language or "en").split("-")[0].lower()
+
+
 class SkillAPI(llm.API):
     """One skill, offered to every conversation agent as an LLM API."""
 

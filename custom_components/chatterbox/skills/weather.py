@@ -31,7 +31,7 @@ from homeassistant.util import dt as dt_util
 from ..tools.results import error_result
 from .open_meteo import WeatherAtPlaceTool
 from .readable import compass, condition, day_label, hour_label, local_time
-from .skill import Skill, SkillTool, compact
+from .skill import Skill, SkillTool, compact, reads_only
 
 FORECAST_FEATURES: Final = {
     "daily": WeatherEntityFeature.FORECAST_DAILY,
@@ -80,9 +80,7 @@ class WeatherForecastTool(SkillTool):
             ): probatio.All(probatio.Coerce(int), probatio.Range(min=1, max=MAX_HOURS)),
         }
     )
-    annotations = llm.ToolAnnotations(
-        read_only=True, destructive=False, idempotent=True, open_world=False
-    )
+    annotations = reads_only(online=False)
 
     @override
     async def async_run(

@@ -70,10 +70,13 @@ class TurnUsage:
         else:
             self.completion_tokens += stats.completion_tokens
 
+    def end(self) -> None:
+        """End the turn: its duration is known."""
+        self.duration = time.monotonic() - self.started
+
     @callback
     def async_announce(self, hass: HomeAssistant, subentry_id: str) -> None:
-        """End the turn and tell the agent's sensors."""
-        self.duration = time.monotonic() - self.started
+        """Tell the agent's sensors of the turn."""
         async_dispatcher_send(hass, usage_signal(subentry_id), self)
 
     def summary(self, subentry_id: str) -> dict[str, Any]:

@@ -135,7 +135,12 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
             )
         finally:
             answering.discard(conversation_id)
-            usage.async_announce(self.hass, self.subentry.subentry_id)
+            usage.end()
+            # The sensors learn of the turn right after the answer is out:
+            # their state writes are no part of what the user waits for.
+            self.hass.loop.call_soon(
+                usage.async_announce, self.hass, self.subentry.subentry_id
+            )
             self.entry.runtime_data.recent_turns.append(
                 usage.summary(self.subentry.subentry_id)
             )

@@ -200,20 +200,32 @@ def is_yes(text: str, language: str | None = None) -> bool:
         return False
     base = (language or "en").replace("_", "-").split("-")[0].lower()
     starts, follows = _YES.get(_ALIASES.get(base, base), _YES["en"])
-    start = 0
-    while start < len(words):
-        length = _phrase_at(words, start, starts if start == 0 else follows)
-        if not length:
-            return False
-        start += length
-    return True
+    # Whether the words up to each position read as yes and polite phrases.
+    # Every split is tried, not only the longest phrase first: "tak tak" is a
+    # phrase, yet "okej tak tak jest" reads as "okej", "tak", "tak jest".
+    read = [True] + [False] * len(words)
+    for start in range(len(words)):
+        if not read[start]:
+            continue
+        phrases = starts if start == 0 else follows
+        for length in _lengths_at(words, start, phrases):
+            read[start + length] = True
+    return read[-1]
 
 
 def _phrase_at(
     words: Sequence[str], start: int, phrases: frozenset[tuple[str, ...]]
 ) -> int:
     """Return the length of the longest phrase that starts at a word, or 0."""
-    for length in range(min(_LONGEST, len(words) - start), 0, -1):
-        if tuple(words[start : start + length]) in phrases:
-            return length
-    return 0
+    return max(_lengths_at(words, start, phrases), default=0)
+
+
+def _lengths_at(
+    words: Sequence[str], start: int, phrases: frozenset[tuple[str, ...]]
+) -> list[int]:
+    """Return the length of every phrase that starts at a word."""
+    return [
+        length
+        for length in range(1, min(_LONGEST, len(words) - start) + 1)
+        if tuple(words[start : start + length]) in phrases
+    ]

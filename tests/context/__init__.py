@@ -1,0 +1,1 @@
+"""Tests of staying inside the context window, and of memory."""

@@ -1,0 +1,1 @@
+"""Hypothesis properties and hostile input for every parser."""

@@ -1,0 +1,1 @@
+"""Tests of the other end: the client, the probe, the errors."""

@@ -1,0 +1,1 @@
+"""Tests of the skills: weather, calculator, knowledge lookup."""

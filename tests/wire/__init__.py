@@ -1,0 +1,1 @@
+"""Tests of the OpenAI wire format: messages, schemas, the stream, calls as text."""

@@ -4,6 +4,7 @@ import asyncio
 from collections.abc import AsyncGenerator, Generator
 import gc
 import json
+import logging
 import os
 from typing import Any
 
@@ -13,9 +14,9 @@ import pytest
 from homeassistant.components import conversation
 from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL, CONF_URL
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -24,24 +25,24 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 # own testing package under the name custom_components, and the loader must find
 # ours instead.
 import custom_components.chatterbox  # noqa: F401
-from custom_components.chatterbox.const import (
-    CONF_MAX_ITERATIONS,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.chatterbox.agent import entity
+from custom_components.chatterbox.const import CONF_MAX_ITERATIONS
 from custom_components.chatterbox.diagnostics import async_get_config_entry_diagnostics
-
-from .llm_server import LLMServer
+from tests.helpers import faults
+from tests.helpers.common import (
+    API_KEY,
+    KITCHEN_LIGHT,
+    MODELS,
+    server_entry,
+)
+from tests.helpers.llm_server import LLMServer, Text
+from tests.helpers.tools import FakeTool, weather_tools
 
 # Every property runs 1,000 examples in CI; HYPOTHESIS_PROFILE=dev runs 100 while
 # iterating. No deadline: this machine's timing varies too much to be a check.
 settings.register_profile("ci", max_examples=1000, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-
-API_KEY = "sk-test-0123456789abcdef"
-MODELS = ("qwen3:8b", "llama3.2:3b")
-AGENT_ID = "agent0subentry0000000000001"
 
 
 @pytest.fixture(autouse=True)
@@ -126,27 +127,6 @@ def config_entry(
     return entry
 
 
-def server_entry(
-    url: str, agent_data: dict[str, object], **kwargs: Any
-) -> MockConfigEntry:
-    """Build the entry of a server at url, with the kitchen helper agent."""
-    return MockConfigEntry(
-        domain=DOMAIN,
-        title="127.0.0.1",
-        data={CONF_URL: url, CONF_API_KEY: API_KEY},
-        subentries_data=[
-            ConfigSubentryData(
-                subentry_type=SUBENTRY_CONVERSATION,
-                subentry_id=AGENT_ID,
-                title="Kitchen helper",
-                data=agent_data,
-                unique_id=None,
-            )
-        ],
-        **kwargs,
-    )
-
-
 @pytest.fixture
 async def loaded_entry(
     hass: HomeAssistant, config_entry: MockConfigEntry
@@ -164,8 +144,40 @@ async def loaded_entry(
         assert API_KEY not in json.dumps(diagnostics, default=repr)
 
 
-AGENT_ENTITY_ID = "conversation.kitchen_helper"
-KITCHEN_LIGHT = "light.kitchen_light"
+@pytest.fixture
+def tools() -> dict[str, FakeTool]:
+    """Return the fake weather tools by name; an agent_data may offer them."""
+    return weather_tools()
+
+
+@pytest.fixture
+async def talking(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    caplog: pytest.LogCaptureFixture,
+) -> MockConfigEntry:
+    """Have one good exchange in the conversation, and log from INFO on."""
+    caplog.set_level(logging.INFO)
+    llm_server.reply(Text(faults.FIRST_ANSWER))
+    result = await faults.ask(hass, faults.FIRST_QUESTION)
+    assert faults.speech(result) == faults.FIRST_ANSWER
+    caplog.clear()
+    return loaded_entry
+
+
+@pytest.fixture
+def short_timeout(monkeypatch: pytest.MonkeyPatch) -> float:
+    """Make the agent wait only briefly for a silent server."""
+    monkeypatch.setattr(entity, "REQUEST_TIMEOUT", faults.SHORT_TIMEOUT)
+    return faults.SHORT_TIMEOUT
+
+
+@pytest.fixture
+async def sse_server(socket_enabled: None) -> AsyncGenerator[LLMServer]:
+    """Run the test server without a key, for replies written event by event."""
+    async with LLMServer() as server:
+        yield server
 
 
 @pytest.fixture
@@ -204,35 +216,6 @@ async def kitchen_light(ha_core: HomeAssistant) -> str:
         )
     assert ha_core.states.get(KITCHEN_LIGHT).state == "off"
     return KITCHEN_LIGHT
-
-
-async def ask(
-    hass: HomeAssistant,
-    text: str,
-    conversation_id: str | None = None,
-    language: str = "en",
-    context: Context | None = None,
-) -> conversation.ConversationResult:
-    """Say something to the agent, in a task of its own as each pipeline run is.
-
-    HA 2026.10 leaves a failed turn's chat log set in the context of its task.
-    The context says who speaks: nobody signed in unless given.
-    """
-    return await hass.async_create_task(
-        conversation.async_converse(
-            hass,
-            text,
-            conversation_id,
-            context or Context(),
-            agent_id=AGENT_ENTITY_ID,
-            language=language,
-        )
-    )
-
-
-def tool_result(content: str) -> Any:
-    """Decode a tool message's content; near the cap a note to the model ends it."""
-    return json.loads(content.split("\n\nNote: ", maxsplit=1)[0])
 
 
 @pytest.fixture

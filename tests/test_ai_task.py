@@ -17,9 +17,8 @@ from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import DOMAIN, SUBENTRY_AI_TASK
-
-from .conftest import API_KEY, MODELS
-from .llm_server import Abilities, Call, LLMServer, Text, ToolCalls
+from tests.helpers.common import API_KEY, MODELS
+from tests.helpers.llm_server import Abilities, Call, LLMServer, Text, ToolCalls
 
 TASK_ID = "aitask0subentry000000000001"
 ENTITY_ID = "ai_task.camera_describer"

@@ -1,16 +1,13 @@
 """Talking to a Chatterbox agent: what the user hears, what happens at home."""
 
-import asyncio
-
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
-from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
-from .llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.common import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
 
 async def test_plain_answer(
@@ -55,59 +52,6 @@ async def test_turn_on_the_kitchen_light(
     assert tool_message["role"] == "tool"
     assert tool_message["tool_call_id"] == "call_1"
     assert "Kitchen light" in tool_message["content"]
-
-
-async def test_tool_name_without_its_prefix_still_works(
-    hass: HomeAssistant,
-    loaded_entry: MockConfigEntry,
-    llm_server: LLMServer,
-    kitchen_light: str,
-) -> None:
-    """Small models drop the intent__ prefix; the one tool it can mean is run."""
-    llm_server.reply(
-        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})]),
-        Text("Done."),
-    )
-
-    result = await ask(hass, "Kitchen light on, please")
-
-    assert hass.states.get(kitchen_light).state == "on"
-    assert result.response.speech["plain"]["speech"] == "Done."
-
-
-async def test_a_filter_copied_whole_from_the_schema_is_dropped(
-    hass: HomeAssistant,
-    loaded_entry: MockConfigEntry,
-    llm_server: LLMServer,
-    kitchen_light: str,
-) -> None:
-    """A small model lists every device class HassTurnOn knows: the light goes on.
-
-    As written, the call matches nothing (a light has no device class), and
-    the model tries it again and again (Qwen2.5 1.5B did, in scripts/eval).
-    """
-    llm_server.reply(ToolCalls([Call("intent__HassTurnOn", {"name": "Kitchen light"})]))
-    await ask(hass, "Turn on the kitchen light")
-    spec = next(
-        tool["function"]["parameters"]
-        for tool in llm_server.last_chat_request["tools"]
-        if tool["function"]["name"] == "intent__HassTurnOn"
-    )
-    every_class = spec["properties"]["device_class"]["items"]["enum"]
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": kitchen_light}, blocking=True
-    )
-    copied = {"name": "Kitchen light", "domain": ["light"], "device_class": every_class}
-    llm_server.reply(
-        ToolCalls([Call("intent__HassTurnOn", copied)]),
-        Text("The kitchen light is on."),
-    )
-
-    result = await ask(hass, "Turn on the kitchen light")
-
-    assert hass.states.get(kitchen_light).state == "on"
-    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
-    assert "Kitchen light" in llm_server.last_chat_request["messages"][-1]["content"]
 
 
 async def test_home_assistant_refusal_reaches_the_model(
@@ -184,44 +128,6 @@ async def test_broken_prompt_template_is_reported(
     assert llm_server.chat_requests == []
 
 
-async def test_history_includes_what_home_assistant_did_itself(
-    hass: HomeAssistant,
-    loaded_entry: MockConfigEntry,
-    llm_server: LLMServer,
-    kitchen_light: str,
-) -> None:
-    """A local sentence handled by Home Assistant's agent is in the next request."""
-    assert await async_setup_component(hass, "intent", {})
-    local = await conversation.async_converse(
-        hass,
-        "turn on the kitchen light",
-        "shared",
-        Context(),
-        agent_id=conversation.HOME_ASSISTANT_AGENT,
-        language="en",
-    )
-    assert local.response.response_type is intent.IntentResponseType.ACTION_DONE
-    assert hass.states.get(kitchen_light).state == "on"
-    llm_server.reply(Text("It is on, yes."))
-
-    result = await ask(hass, "Is it on now?", "shared")
-
-    assert result.response.speech["plain"]["speech"] == "It is on, yes."
-    messages = llm_server.last_chat_request["messages"]
-    assert [m["role"] for m in messages] == [
-        "system",
-        "user",
-        "assistant",
-        "tool",
-        "assistant",
-        "user",
-    ]
-    (call,) = messages[2]["tool_calls"]
-    assert call["function"]["name"] == "HassTurnOn"
-    assert messages[3]["tool_call_id"] == call["id"]
-    assert messages[1]["content"] == "turn on the kitchen light"
-
-
 async def test_a_question_keeps_the_conversation_open(
     hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
 ) -> None:
@@ -233,57 +139,3 @@ async def test_a_question_keeps_the_conversation_open(
 
     assert asking.continue_conversation is True
     assert done.continue_conversation is False
-
-
-async def test_advanced_settings_reach_the_server(
-    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
-) -> None:
-    """Temperature, top P and the token limit are sent only when set."""
-    llm_server.reply(Text("Default."), Text("Tuned."))
-    await ask(hass, "Hi")
-    assert not {"temperature", "top_p", "max_tokens"} & set(
-        llm_server.last_chat_request
-    )
-    subentry = loaded_entry.subentries[AGENT_ID]
-    hass.config_entries.async_update_subentry(
-        loaded_entry,
-        subentry,
-        data={**subentry.data, "temperature": 0.2, "top_p": 0.9, "max_tokens": 256},
-    )
-    await hass.async_block_till_done()
-
-    await ask(hass, "Hi again")
-
-    request = llm_server.last_chat_request
-    assert (request["temperature"], request["top_p"], request["max_tokens"]) == (
-        0.2,
-        0.9,
-        256,
-    )
-
-
-async def test_a_second_turn_while_the_first_answers_is_refused(
-    hass: HomeAssistant,
-    loaded_entry: MockConfigEntry,
-    llm_server: LLMServer,
-    kitchen_light: str,
-) -> None:
-    """Two turns at once in one conversation: the second hears it must wait.
-
-    The first goes on, and its tool call still runs through the agent's guard:
-    its result is there when the model answers.
-    """
-    llm_server.reply(
-        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})], delay=0.3),
-        Text("The light is on."),
-    )
-    first = hass.async_create_task(ask(hass, "Turn on the kitchen light", "busy"))
-    await asyncio.sleep(0.1)
-
-    second = await ask(hass, "And the radio", "busy")
-    answered = await first
-
-    assert second.response.response_type is intent.IntentResponseType.ERROR
-    assert answered.response.speech["plain"]["speech"] == "The light is on."
-    assert hass.states.get(kitchen_light).state == "on"
-    assert llm_server.last_chat_request["messages"][-1]["role"] == "tool"

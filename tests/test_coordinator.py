@@ -9,34 +9,15 @@ import pytest
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
-from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
-    async_fire_time_changed,
-)
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.chatterbox.const import DOMAIN
-
-from .conftest import AGENT_ENTITY_ID, ask
-from .llm_server import LLMServer, Text
+from tests.helpers.common import AGENT_ENTITY_ID, ask
+from tests.helpers.faults import count_logged, server_goes_away
+from tests.helpers.llm_server import LLMServer, Text
 
 UNAVAILABLE_LOG = "is unavailable"
 RECOVERED_LOG = "data recovered"
-
-
-def _count(caplog: pytest.LogCaptureFixture, text: str) -> int:
-    """Count the log records that contain text."""
-    return sum(text in record.getMessage() for record in caplog.records)
-
-
-async def _server_goes_away(hass: HomeAssistant, llm_server: LLMServer) -> int:
-    """Stop the server and let a turn find out; return the port to come back on."""
-    port = int(llm_server.url.rsplit(":", 1)[1].split("/")[0])
-    await llm_server.stop()
-    result = await ask(hass, "Turn on the kitchen light")
-    assert result.response.speech["plain"]["speech"] == (
-        "I can't reach the language model server right now"
-    )
-    return port
 
 
 async def _tick(
@@ -63,16 +44,16 @@ async def test_the_agent_goes_unavailable_and_comes_back(
     freezer: FrozenDateTimeFactory,
 ) -> None:
     """Unreachable: unavailable, logged once; back: available, logged once."""
-    port = await _server_goes_away(hass, llm_server)
+    port = await server_goes_away(hass, llm_server)
 
     assert hass.states.get(AGENT_ENTITY_ID).state == STATE_UNAVAILABLE
     # Another turn tries the server again, which still refuses.
-    failed_requests = _count(caplog, "Request to")
+    failed_requests = count_logged(caplog, "Request to")
     result = await ask(hass, "Are you there?")
     assert result.response.speech["plain"]["speech"] == (
         "I can't reach the language model server right now"
     )
-    assert _count(caplog, "Request to") == failed_requests + 1
+    assert count_logged(caplog, "Request to") == failed_requests + 1
     # The checks every minute keep failing, quietly.
     for _ in range(3):
         await _tick(hass, freezer, minutes=1)
@@ -82,8 +63,8 @@ async def test_the_agent_goes_unavailable_and_comes_back(
     await _tick(hass, freezer, minutes=1)
 
     assert hass.states.get(AGENT_ENTITY_ID).state != STATE_UNAVAILABLE
-    assert _count(caplog, UNAVAILABLE_LOG) == 1
-    assert _count(caplog, RECOVERED_LOG) == 1
+    assert count_logged(caplog, UNAVAILABLE_LOG) == 1
+    assert count_logged(caplog, RECOVERED_LOG) == 1
     assert "Error fetching" not in caplog.text
     llm_server.reply(Text("Yes, I'm back."))
     result = await ask(hass, "Are you there?")
@@ -100,7 +81,7 @@ async def test_a_day_without_the_server_raises_a_repair(
 ) -> None:
     """After 24 hours unreachable a repair says so; it goes when the server is back."""
     url = llm_server.url
-    port = await _server_goes_away(hass, llm_server)
+    port = await server_goes_away(hass, llm_server)
     issues = ir.async_get(hass)
 
     await _tick(hass, freezer, hours=23)
@@ -114,27 +95,3 @@ async def test_a_day_without_the_server_raises_a_repair(
     await llm_server.start(port)
     await _tick(hass, freezer, minutes=1)
     assert not [i for i in issues.issues.values() if i.domain == DOMAIN]
-
-
-async def test_the_first_turn_after_an_outage_is_answered(
-    hass: HomeAssistant,
-    loaded_entry: MockConfigEntry,
-    llm_server: LLMServer,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """The server was down and is back: the user's next turn is answered.
-
-    Nobody hears "can't reach" from a server that is up, and the turn itself
-    brings the agent back, before any check does.
-    """
-    port = await _server_goes_away(hass, llm_server)
-    assert hass.states.get(AGENT_ENTITY_ID).state == STATE_UNAVAILABLE
-    await llm_server.start(port)
-
-    llm_server.reply(Text("Here."))
-    result = await ask(hass, "Hello?")
-
-    assert result.response.speech["plain"]["speech"] == "Here."
-    assert hass.states.get(AGENT_ENTITY_ID).state != STATE_UNAVAILABLE
-    assert loaded_entry.runtime_data.coordinator.unavailable_since is None
-    assert _count(caplog, "answers again") == 1

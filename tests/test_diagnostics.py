@@ -14,9 +14,8 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.chatterbox.const import CONF_EXTRA_BODY
-
-from .conftest import API_KEY, MODELS, ask
-from .llm_server import LLMServer, Text, Usage
+from tests.helpers.common import API_KEY, MODELS, ask
+from tests.helpers.llm_server import LLMServer, Text, Usage
 
 PROMPT = "You are Marvin. The door code is 4711."
 SECRET_EXTRA = "provider-secret-9f8e7d"  # noqa: S105  # a fake, to look for

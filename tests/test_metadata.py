@@ -195,9 +195,9 @@ async def test_loader_accepts_the_integration(hass: HomeAssistant) -> None:
 
 # Where each rule this integration meets is shown: a test, or a README section.
 RULE_EVIDENCE = {
-    "action-setup": ("test_memory.py", "test_forget"),
+    "action-setup": ("test_services.py", "test_forget"),
     "appropriate-polling": (
-        "test_availability.py",
+        "test_coordinator.py",
         "test_the_agent_goes_unavailable_and_comes_back",
     ),
     "brands": ("test_metadata.py", "test_brand_icon_is_a_square_png"),
@@ -237,12 +237,15 @@ RULE_EVIDENCE = {
         "test_config_flow.py",
         "test_the_same_server_cannot_be_added_twice",
     ),
-    "action-exceptions": ("test_consumers.py", "test_server_error_through_the_action"),
+    "action-exceptions": (
+        "scenarios/test_consumers.py",
+        "test_server_error_through_the_action",
+    ),
     "config-entry-unloading": ("test_init.py", "test_setup_lists_models_and_unloads"),
     "docs-configuration-parameters": ("README.md", "### Agents"),
     "docs-installation-parameters": ("README.md", "### Add a server"),
     "entity-unavailable": (
-        "test_availability.py",
+        "test_coordinator.py",
         "test_the_agent_goes_unavailable_and_comes_back",
     ),
     "integration-owner": (
@@ -250,7 +253,7 @@ RULE_EVIDENCE = {
         "test_manifest_has_what_hassfest_and_the_marketplace_require",
     ),
     "log-when-unavailable": (
-        "test_availability.py",
+        "test_coordinator.py",
         "test_the_agent_goes_unavailable_and_comes_back",
     ),
     "parallel-updates": ("test_metadata.py", "test_platforms_set_parallel_updates"),

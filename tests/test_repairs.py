@@ -1,6 +1,8 @@
-"""Repairs the user can act on: a model that left the server."""
+"""Repairs the user can act on: a model that left the server, one without tools."""
 
 from http import HTTPStatus
+
+import pytest
 
 from homeassistant.const import CONF_MODEL
 from homeassistant.core import HomeAssistant
@@ -10,11 +12,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.chatterbox.const import DOMAIN
-
-from .conftest import AGENT_ID, MODELS, ask
-from .llm_server import Abilities, Error, LLMServer, Text
+from tests.helpers.common import AGENT_ID, MODELS, ask, set_up
+from tests.helpers.llm_server import Abilities, Error, LLMServer, Text
 
 ISSUE_ID = f"model_missing_{AGENT_ID}"
+TOOLS_ISSUE_ID = f"tools_unsupported_{AGENT_ID}"
 
 
 async def test_a_removed_model_is_replaced_through_the_repair(
@@ -88,3 +90,55 @@ async def test_the_repair_waits_for_a_loaded_server(
     )
 
     assert (await response.json())["reason"] == "entry_not_loaded"
+
+
+async def test_a_model_without_tools_raises_a_repair_until_fixed(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Refused tools with an LLM API selected: a repair says how to fix it."""
+    llm_server.abilities = Abilities(tools="refused")
+
+    await set_up(hass, config_entry)
+
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID)
+    assert issue is not None
+    assert issue.translation_key == "tools_unsupported"
+    assert issue.severity is ir.IssueSeverity.WARNING
+    assert issue.translation_placeholders == {
+        "agent": "Kitchen helper",
+        "model": MODELS[0],
+        "url": llm_server.url,
+    }
+
+    # The user starts the server with --jinja; the next start clears it.
+    llm_server.abilities = Abilities()
+    assert await hass.config_entries.async_reload(config_entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID) is None
+
+
+@pytest.mark.parametrize("agent_data", [{"model": MODELS[0]}])
+async def test_a_chat_only_agent_needs_no_tools(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Without an LLM API selected, refused tools are nothing to repair."""
+    llm_server.abilities = Abilities(tools="refused")
+
+    await set_up(hass, config_entry)
+
+    assert config_entry.runtime_data.capabilities[MODELS[0]].tools is False
+    assert ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID) is None
+
+
+async def test_removing_the_server_withdraws_its_repairs(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """A repair about an agent that no longer exists goes with it."""
+    llm_server.abilities = Abilities(tools="refused")
+    await set_up(hass, config_entry)
+    assert ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID) is not None
+
+    assert await hass.config_entries.async_remove(config_entry.entry_id)
+
+    assert ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID) is None

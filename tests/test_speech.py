@@ -1,31 +1,18 @@
 """Tests for making a streamed answer fit to be spoken."""
 
-from collections.abc import Iterable, Sequence
 from itertools import cycle
+from typing import Any
 
 from hypothesis import example, given, strategies as st
 import pytest
 
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
 from custom_components.chatterbox.speech import SpeechFilter, is_pictograph
-
-
-def speak(chunks: Iterable[str]) -> str:
-    """Feed the chunks one by one, then finish; return all that was written."""
-    speech = SpeechFilter()
-    written = [speech.feed(chunk) for chunk in chunks]
-    return "".join(written) + speech.finish()
-
-
-def chunked(text: str, sizes: Sequence[int]) -> list[str]:
-    """Cut text into chunks of these sizes, over and over."""
-    chunks: list[str] = []
-    for size in cycle(sizes):
-        if not text:
-            return chunks
-        chunks.append(text[:size])
-        text = text[size:]
-    raise AssertionError  # cycle never ends
-
+from tests.helpers.common import ask
+from tests.helpers.llm_server import LLMServer, Text
+from tests.helpers.stream import chunked, speak
 
 MARKDOWN_ANSWER = """## Kitchen status 🏠
 
@@ -287,3 +274,30 @@ def test_any_chunking_speaks_the_same(tokens: list[str], sizes: list[int]) -> No
     if "`" not in text:
         # Only code keeps what it shows.
         assert not any(map(is_pictograph, whole))
+
+
+MARKDOWN = (
+    "## Tonight\n\n"
+    "Here is **what I found** 😊:\n\n"
+    "- The *kitchen* light is on\n"
+    "- The door is locked\n\n"
+    "More at https://example.com/status."
+)
+
+
+async def test_a_markdown_answer_is_spoken_as_plain_sentences(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """The speech filter cleans what a voice would read out literally."""
+    llm_server.reply(Text(MARKDOWN, piece_size=3))
+
+    result = await ask(hass, "What's the status?")
+
+    spoken: str = result.response.speech["plain"]["speech"]
+    for literal in ("#", "**", "*", "😊", "- ", "https://"):
+        assert literal not in spoken, spoken
+    assert "what I found" in spoken
+    assert "The kitchen light is on." in spoken
+    assert "a link" in spoken
+    body: dict[str, Any] = llm_server.last_chat_request
+    assert "spoken aloud" in body["messages"][0]["content"]

@@ -1,5 +1,7 @@
 """Tests of what a round's response comes to: the turn's next step, as a value."""
 
+from typing import Any
+
 import pytest
 
 from homeassistant.components import conversation
@@ -16,6 +18,10 @@ from custom_components.chatterbox.agent.decision import (
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
 from custom_components.chatterbox.wire.stream import StreamStats
+from tests.helpers.common import ask, assert_every_tool_call_answered
+from tests.helpers.faults import sentence
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.tools import FakeTool, weather_agent
 
 AGENT = "conversation.chatterbox"
 
@@ -45,6 +51,12 @@ REPEAT = llm.ToolResult({"error": REPEATED_CALL}, error=True)
 def spoke(chars: int = 0, calls: int = 0, finish: str = "stop") -> StreamStats:
     """Return the stats of a response with so many characters and calls."""
     return StreamStats(finish_reason=finish, content_chars=chars, tool_calls=calls)
+
+
+@pytest.fixture
+def agent_data(ha_core: HomeAssistant, tools: dict[str, FakeTool]) -> dict[str, Any]:
+    """Give the agent only the test tools, and a limit of 4 tool rounds."""
+    return weather_agent(ha_core, tools)
 
 
 async def test_an_answer_ends_the_turn(hass: HomeAssistant) -> None:
@@ -153,3 +165,46 @@ async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:
     decision = decide(spoke(8, 1), ToolTally(), chat_log, has_tools=True, left=0)
 
     assert decision == Answered()
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_calls_that_kept_failing_end_in_a_sorry(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """Each try fails and the model will not stop: the user hears it failed.
+
+    Not that the steps ran out: asking again would fail again.
+    """
+    llm_server.reply(
+        *(ToolCalls([Call("BrokenTool", {"city": f"City {n}"})]) for n in range(4)),
+        Text("Here is the weather."),
+    )
+
+    result = await ask(hass, "Weather everywhere?", "failing")
+
+    assert result.response.speech["plain"]["speech"] == sentence("could_not")
+    assert len(tools["BrokenTool"].calls) == 3
+    result = await ask(hass, "And now?", "failing")
+    assert result.response.speech["plain"]["speech"] == "Here is the weather."
+    assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_call_that_worked_but_was_repeated_is_no_failure(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """The forecast came back, and the model only calls for it again.
+
+    The user is not told it failed (it did not), nor to ask one thing at a
+    time (they did): the model gave no answer.
+    """
+    same = Call("GetForecast", {"city": "Paris"})
+    llm_server.reply(*(ToolCalls([same]) for _ in range(3)), Text("Paris is sunny."))
+
+    result = await ask(hass, "Weather in Paris?", "circling")
+
+    assert result.response.speech["plain"]["speech"] == sentence("empty_response")
+    assert len(tools["GetForecast"].calls) == 1
+    result = await ask(hass, "And now?", "circling")
+    assert result.response.speech["plain"]["speech"] == "Paris is sunny."
+    assert_every_tool_call_answered(llm_server.last_chat_request)

@@ -6,8 +6,8 @@ from typing import Any
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from ..conftest import ask
-from ..llm_server import LLMServer, Raw
+from tests.helpers.common import ask
+from tests.helpers.llm_server import LLMServer, Raw
 
 USAGE = {"prompt_tokens": 900, "completion_tokens": 5, "total_tokens": 905}
 

@@ -29,7 +29,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from tests.conftest import API_KEY
-from tests.llm_server import LLMServer
+from tests.helpers.llm_server import LLMServer
 
 from .home import (
     AGENTS,

@@ -17,7 +17,7 @@ from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session
 
-from tests.llm_server import CHAT_PATH, LLMServer, RecordedRequest
+from tests.helpers.llm_server import CHAT_PATH, LLMServer, RecordedRequest
 
 from .scenarios import is_summary_request
 

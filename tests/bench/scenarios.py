@@ -13,7 +13,7 @@ import math
 import random
 from typing import Any
 
-from tests.llm_server import Call, ChatReply, Text, ToolCalls
+from tests.helpers.llm_server import Call, ChatReply, Text, ToolCalls
 
 type Responder = Callable[[Any], ChatReply]
 

@@ -14,9 +14,7 @@ import pytest
 
 from homeassistant import loader
 from homeassistant.components import conversation
-from homeassistant.const import CONF_MODEL
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.exceptions import ServiceValidationError, Unauthorized
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import frame, llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import (
@@ -25,12 +23,7 @@ from pytest_homeassistant_custom_component.common import (
     async_test_home_assistant,
 )
 
-from custom_components.chatterbox.const import (
-    CONF_MAX_ITERATIONS,
-    CONF_MEMORY,
-    CONF_MEMORY_HOURS,
-    DOMAIN,
-)
+from custom_components.chatterbox.const import CONF_MEMORY_HOURS
 from custom_components.chatterbox.context.memory import (
     MAX_MEMORIES,
     STORAGE_KEY,
@@ -38,67 +31,17 @@ from custom_components.chatterbox.context.memory import (
     MemoryStore,
     last_exchanges,
 )
-from custom_components.chatterbox.prompts import RECORD_NOTE
-
-from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, server_entry
-from .llm_server import LLMServer, Text
-
-DEVICE_X = "device0satellite0kitchen"
-DEVICE_Y = "device0satellite0bedroom"
-# A memory comes back as a record to read, never as instructions.
-HEADING_DEVICE = f"Earlier conversation with this device: {RECORD_NOTE}\n<record>"
-HEADING_USER = f"Earlier conversation with this user: {RECORD_NOTE}\n<record>"
-# Home Assistant does not stop the test's second instance for us.
-REAL_HASS = pytest.mark.parametrize("auto_enable_custom_integrations", [None])
-
-
-def agent(memory: str, **extra: Any) -> dict[str, Any]:
-    """Return the settings of a chat-only agent with the given memory mode."""
-    return {
-        CONF_MODEL: MODELS[0],
-        CONF_MAX_ITERATIONS: 10,
-        CONF_MEMORY: memory,
-        **extra,
-    }
-
-
-async def say(
-    hass: HomeAssistant,
-    text: str,
-    conversation_id: str,
-    *,
-    device_id: str | None = None,
-    user_id: str | None = None,
-) -> conversation.ConversationResult:
-    """Say something to the agent from a device or as a user."""
-    return await hass.async_create_task(
-        conversation.async_converse(
-            hass,
-            text,
-            conversation_id,
-            Context(user_id=user_id),
-            language="en",
-            agent_id=AGENT_ENTITY_ID,
-            device_id=device_id,
-        )
-    )
-
-
-async def chat(
-    hass: HomeAssistant,
-    server: LLMServer,
-    text: str,
-    answer: str,
-    conversation_id: str,
-    **who: str,
-) -> str:
-    """Hold one turn and return the system prompt its request carried."""
-    server.reply(Text(answer))
-    result = await say(hass, text, conversation_id, **who)
-    assert result.response.speech["plain"]["speech"] == answer
-    system: str = server.last_chat_request["messages"][0]["content"]
-    return system
-
+from tests.helpers.common import AGENT_ID, server_entry
+from tests.helpers.llm_server import LLMServer
+from tests.helpers.memory import (
+    DEVICE_X,
+    DEVICE_Y,
+    HEADING_DEVICE,
+    HEADING_USER,
+    REAL_HASS,
+    agent,
+    chat,
+)
 
 CLOCK = re.compile(r"Current time is [0-9:]+\.")
 
@@ -205,49 +148,6 @@ async def test_user_mode_keeps_users_apart(
 
 
 @pytest.mark.parametrize("agent_data", [agent("device")])
-async def test_forget(
-    hass: HomeAssistant, llm_server: LLMServer, loaded_entry: MockConfigEntry
-) -> None:
-    """chatterbox.forget clears one device, or the whole agent; bad targets fail."""
-    memory: MemoryStore = loaded_entry.runtime_data.memory
-    for conversation_id, device in (("a", DEVICE_X), ("b", DEVICE_Y)):
-        await chat(hass, llm_server, "Hello", "Hi.", conversation_id, device_id=device)
-    assert len(memory.keys()) == 2
-
-    await hass.services.async_call(
-        DOMAIN,
-        "forget",
-        {"entity_id": AGENT_ENTITY_ID, "device_id": DEVICE_X},
-        blocking=True,
-    )
-    assert memory.keys() == [f"{AGENT_ID}:device:{DEVICE_Y}"]
-    system = await chat(hass, llm_server, "Hello?", "Hi.", "c", device_id=DEVICE_X)
-    assert HEADING_DEVICE not in system
-
-    await hass.services.async_call(
-        DOMAIN,
-        "forget",
-        {"entity_id": AGENT_ENTITY_ID, "user_id": "nobody"},
-        blocking=True,
-    )
-    assert len(memory.keys()) == 2
-    await hass.services.async_call(
-        DOMAIN, "forget", {"entity_id": AGENT_ENTITY_ID}, blocking=True
-    )
-    assert memory.keys() == []
-    system = await chat(hass, llm_server, "Hello?", "Hi.", "d", device_id=DEVICE_Y)
-    assert HEADING_DEVICE not in system
-
-    for entity_id in ("conversation.home_assistant", "conversation.missing"):
-        with pytest.raises(ServiceValidationError) as raised:
-            await hass.services.async_call(
-                DOMAIN, "forget", {"entity_id": entity_id}, blocking=True
-            )
-        assert raised.value.translation_key == "not_an_agent"
-        assert raised.value.translation_domain == DOMAIN
-
-
-@pytest.mark.parametrize("agent_data", [agent("device")])
 @pytest.mark.usefixtures("loaded_entry")
 async def test_naming_a_satellite_does_not_read_its_memory(
     hass: HomeAssistant, llm_server: LLMServer, hass_read_only_user: MockUser
@@ -273,30 +173,6 @@ async def test_naming_a_satellite_does_not_read_its_memory(
     assert "Ada" not in system
     system = await chat(hass, llm_server, "Hello", "Hi.", "c", device_id=DEVICE_X)
     assert "My name is Ada." in system
-
-
-@pytest.mark.parametrize("agent_data", [agent("device")])
-@pytest.mark.usefixtures("loaded_entry")
-async def test_only_an_administrator_may_forget(
-    hass: HomeAssistant,
-    llm_server: LLMServer,
-    loaded_entry: MockConfigEntry,
-    hass_read_only_user: MockUser,
-) -> None:
-    """A family member's account cannot wipe what the agent remembers."""
-    memory: MemoryStore = loaded_entry.runtime_data.memory
-    await chat(hass, llm_server, "Hello", "Hi.", "a", device_id=DEVICE_X)
-
-    with pytest.raises(Unauthorized):
-        await hass.services.async_call(
-            DOMAIN,
-            "forget",
-            {"entity_id": AGENT_ENTITY_ID},
-            blocking=True,
-            context=Context(user_id=hass_read_only_user.id),
-        )
-
-    assert len(memory.keys()) == 1
 
 
 @pytest.mark.parametrize("agent_data", [agent("device")])

@@ -29,10 +29,8 @@ from custom_components.chatterbox.wire.text_calls import (
     TextToolCall,
     TextToolCallParser,
 )
-
-from .test_fuzz_parsers import result_or_error
-from .test_speech import chunked, speak
-from .test_stream import call, chunk, collect, joined
+from tests.helpers.strategies import result_or_error
+from tests.helpers.stream import call, chunk, chunked, collect, joined, speak
 
 OFFERED = ("HassTurnOn", "HassTurnOff", "GetLiveContext")
 
@@ -338,7 +336,7 @@ def is_subsequence(part: str, whole: str) -> bool:
 
 
 # Hostile shapes for the stream readers: each is also fed one character at a
-# time, so 64 KB rather than the megabyte of tests/test_hostile_input.py.
+# time, so 64 KB rather than the megabyte of tests/fuzz/test_hostile_input.py.
 LARGE = 65_536
 
 

@@ -30,9 +30,8 @@ from custom_components.chatterbox.wire.messages import (
     with_text_tool_calls,
 )
 from custom_components.chatterbox.wire.schema import _clean_schema
-
-from .test_context_budget import check_pairs
-from .test_fuzz_parsers import (
+from tests.helpers.messages import check_pairs
+from tests.helpers.strategies import (
     ANY_ARGUMENTS,
     JSON_OBJECTS,
     JSON_VALUES,
@@ -87,22 +86,6 @@ def sendable(value: Any) -> Any:
         case list():
             return [sendable(item) for item in value]
     return value
-
-
-def test_an_emoji_streamed_in_two_escaped_halves_is_sent_whole() -> None:
-    """Found by the property below: halves in the answer broke every later turn."""
-    content = [
-        conversation.AssistantContent(agent_id=AGENT, content="Sunny \ud83d"),
-        conversation.UserContent(content="Thanks"),
-    ]
-    content[0] = conversation.AssistantContent(
-        agent_id=AGENT, content=content[0].content + "\ude00 and \udc00"
-    )
-
-    messages = content_to_messages(content)
-
-    assert messages[0]["content"] == "Sunny \U0001f600 and \ufffd"
-    assert openapi_dumps(messages)
 
 
 type Turn = tuple[

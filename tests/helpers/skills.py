@@ -4,9 +4,8 @@ from typing import Any
 
 from homeassistant.core import HomeAssistant
 
-from .conftest import ask
-from .llm_server import Call, LLMServer, Text, ToolCalls
-from .test_agent_loop import tool_messages
+from tests.helpers.common import ask, tool_messages
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
 ANSWER = "Here is what I found."
 

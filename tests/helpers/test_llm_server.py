@@ -13,7 +13,7 @@ import openai
 from openai.types.chat import ChatCompletionChunk
 import pytest
 
-from .llm_server import (
+from tests.helpers.llm_server import (
     Call,
     Disconnect,
     Error,

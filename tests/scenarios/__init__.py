@@ -1,1 +1,1 @@
-"""Scenario tests: whole turns, with what goes on the wire snapshotted."""
+"""End-to-end stories against the scripted server: a person speaks, the home answers."""

@@ -24,9 +24,8 @@ from pytest_homeassistant_custom_component.typing import (
 )
 
 import custom_components.chatterbox
-
-from .conftest import AGENT_ENTITY_ID
-from .llm_server import Call, Error, LLMServer, Text, ToolCalls
+from tests.helpers.common import AGENT_ENTITY_ID
+from tests.helpers.llm_server import Call, Error, LLMServer, Text, ToolCalls
 
 EN_JSON = Path(custom_components.chatterbox.__file__).parent / "translations/en.json"
 

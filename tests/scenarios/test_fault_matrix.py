@@ -9,7 +9,7 @@ no task or timer is left running: the test plugin's autouse verify_cleanup
 fails the test otherwise, and the `cleanup_is_checked` fixture asserts that it
 is active and strict (no lingering tasks or timers expected).
 
-Run with `pytest -s tests/test_fault_matrix.py` to see the matrix as a table;
+Run with `pytest -s tests/scenarios/test_fault_matrix.py` to see the matrix as a table;
 it is also written to fault_matrix.md under pytest's base temporary directory.
 """
 
@@ -33,21 +33,13 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.agent import entity
 from custom_components.chatterbox.const import DEFAULT_CONTEXT_WINDOW
-
-from .conftest import AGENT_ENTITY_ID, MODELS, tool_result
-from .llm_server import (
-    Call,
-    ChatReply,
-    Disconnect,
-    Error,
-    LLMServer,
-    Raw,
-    Text,
-    ToolCalls,
-    openai_error,
+from tests.helpers.common import (
+    AGENT_ENTITY_ID,
+    MODELS,
+    is_summary_request,
+    tool_result,
 )
-from .test_context import is_summary_request
-from .test_server_errors import (
+from tests.helpers.faults import (
     CONVERSATION_ID,
     DONE,
     FIRST_ANSWER,
@@ -65,6 +57,17 @@ from .test_server_errors import (
     sentence,
     speech,
     sse,
+)
+from tests.helpers.llm_server import (
+    Call,
+    ChatReply,
+    Disconnect,
+    Error,
+    LLMServer,
+    Raw,
+    Text,
+    ToolCalls,
+    openai_error,
 )
 
 TURN_ON = "intent__HassTurnOn"

@@ -7,7 +7,7 @@ echoes the conversation tokens it finds in the request: a request or an answer
 that mixed two conversations would carry two tokens.
 
 The figures the issue asks for are printed, not asserted (timings are not
-reliable on a shared machine): pytest -s tests/test_load.py shows them.
+reliable on a shared machine): pytest -s tests/scenarios/test_load.py shows them.
 """
 
 import asyncio
@@ -49,9 +49,15 @@ from custom_components.chatterbox.const import (
 from custom_components.chatterbox.context.memory import MAX_MEMORIES, MEMORY_DEVICE
 from custom_components.chatterbox.conversation import ChatterboxConversationEntity
 from custom_components.chatterbox.tools.guard import ToolGuard
-
-from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
-from .llm_server import CHAT_PATH, Call, ChatReply, LLMServer, Text, ToolCalls
+from tests.helpers.common import AGENT_ENTITY_ID, MODELS, ask, tool_result
+from tests.helpers.llm_server import (
+    CHAT_PATH,
+    Call,
+    ChatReply,
+    LLMServer,
+    Text,
+    ToolCalls,
+)
 
 CONVERSATIONS = 100
 TURNS = 5

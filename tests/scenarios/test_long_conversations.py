@@ -14,7 +14,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.agent import turn as agent_turn
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
     CONF_MAX_HISTORY_TOKENS,
@@ -22,10 +21,15 @@ from custom_components.chatterbox.const import (
     CONF_MAX_TOKENS,
 )
 from custom_components.chatterbox.prompts import RECORD_NOTE
-
-from .conftest import AGENT_ENTITY_ID, AGENT_ID, MODELS, ask
-from .llm_server import Call, Error, LLMServer, Text, ToolCalls
-from .test_agent_loop import FakeAPI, FakeTool, assert_every_tool_call_answered
+from tests.helpers.common import (
+    AGENT_ID,
+    MODELS,
+    ask,
+    assert_every_tool_call_answered,
+    is_summary_request,
+)
+from tests.helpers.llm_server import Call, Error, LLMServer, Text, ToolCalls
+from tests.helpers.tools import FakeAPI, FakeTool
 
 WINDOW = 3000
 ANSWER = 500
@@ -46,11 +50,6 @@ def tokenizer(body: dict[str, Any]) -> int:
     """Stand in for the model's tokenizer: about 3.5 characters a token."""
     text = json.dumps(body["messages"]) + json.dumps(body.get("tools", []))
     return math.ceil(len(text) / 3.5)
-
-
-def is_summary_request(body: dict[str, Any]) -> bool:
-    """Tell the side request that summarizes dropped history."""
-    return "running summary" in body["messages"][0]["content"]
 
 
 @pytest.fixture
@@ -232,20 +231,6 @@ async def test_a_turn_too_big_for_the_window_is_sent_and_logged(
     assert result.response.speech["plain"]["speech"] == "That is a lot of text."
     assert "more than the" in caplog.text
     assert "context window leaves" in caplog.text
-
-
-@pytest.mark.usefixtures("loaded_entry")
-async def test_compaction_state_is_bounded(
-    hass: HomeAssistant, server: LLMServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The agent remembers trims for recent conversations only."""
-    monkeypatch.setattr(agent_turn, "MAX_TRACKED_CONVERSATIONS", 2)
-    agent = hass.data["entity_components"]["conversation"].get_entity(AGENT_ENTITY_ID)
-    for name in ("one", "two", "three"):
-        server.reply(Text("Hi."))
-        await ask(hass, "Hello", name)
-
-    assert list(agent.conversations.compactions) == ["two", "three"]
 
 
 async def test_the_window_the_server_reports_is_used(

@@ -18,10 +18,9 @@ from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.chatterbox.const import CONF_MAX_ITERATIONS
-
-from .conftest import MODELS, ask
-from .llm_server import Call, LLMServer, Text, ToolCalls
-from .skills import offered_tools
+from tests.helpers.common import MODELS, ask
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.skills import offered_tools
 
 # HA 2026.11 added admin-only LLM APIs (the "homeassistant" API) and chat
 # sessions owned by the user who started them; 2026.10 has neither.

@@ -43,9 +43,8 @@ from custom_components.chatterbox.const import (
     SUBENTRY_AI_TASK,
     TOOL_MODE_TEXT,
 )
-
-from ..conftest import API_KEY, MODELS, ask, server_entry
-from ..llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.common import API_KEY, MODELS, ask, server_entry
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
 OUTDOOR = "sensor.outdoor_temperature"
 TASK_ENTITY = "ai_task.camera_describer"

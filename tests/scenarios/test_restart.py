@@ -27,11 +27,10 @@ from pytest_homeassistant_custom_component.common import async_test_home_assista
 
 from custom_components.chatterbox.const import DOMAIN
 from custom_components.chatterbox.context.memory import STORAGE_KEY
-
-from .bench.measure import async_converse_as_pipeline
-from .conftest import AGENT_ENTITY_ID, AGENT_ID, server_entry
-from .llm_server import LLMServer, Text
-from .test_memory import DEVICE_X, HEADING_DEVICE, REAL_HASS, agent, chat
+from tests.bench.measure import async_converse_as_pipeline
+from tests.helpers.common import AGENT_ENTITY_ID, AGENT_ID, server_entry
+from tests.helpers.llm_server import LLMServer, Text
+from tests.helpers.memory import DEVICE_X, HEADING_DEVICE, REAL_HASS, agent, chat
 
 # The answer the server starts to stream, and the chunks it sends before it
 # stalls: the role, then three pieces of text.

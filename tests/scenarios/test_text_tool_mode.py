@@ -1,7 +1,6 @@
 """Models that write tool calls as text: the calls still run, nothing is lost."""
 
 import json
-from typing import Any
 
 import pytest
 
@@ -10,9 +9,8 @@ from homeassistant.helpers import issue_registry as ir
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import CONF_SPEECH, CONF_TOOL_MODE, DOMAIN
-
-from .conftest import AGENT_ID, ask
-from .llm_server import Abilities, LLMServer, Text
+from tests.helpers.common import AGENT_ID, ask, set_up
+from tests.helpers.llm_server import Abilities, LLMServer, Text
 
 TURN_ON = {"name": "Kitchen light"}
 # The same call, as the chat templates of common local models write it.
@@ -27,12 +25,6 @@ FORMATS = {
         "</parameter></invoke>"
     ),
 }
-
-
-async def _set_up(hass: HomeAssistant, entry: MockConfigEntry) -> None:
-    """Set the entry up and let the capability probe finish."""
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done(wait_background_tasks=True)
 
 
 def _written(form: str) -> str:
@@ -52,7 +44,7 @@ async def test_a_call_written_as_text_turns_the_light_on(
 ) -> None:
     """User asks; the model writes the call as text; the light is on; it says so."""
     llm_server.abilities = Abilities(tools="text")
-    await _set_up(hass, config_entry)
+    await set_up(hass, config_entry)
     llm_server.reply(
         Text(_written(FORMATS[form]), piece_size=piece_size),
         Text("The kitchen light is on."),
@@ -89,7 +81,7 @@ async def test_a_call_the_server_did_not_parse_still_runs(
     Qwen2.5-Coder 0.5B writes bare JSON where the demo's template expects a
     fenced block, so llama.cpp passes it on as the answer.
     """
-    await _set_up(hass, config_entry)
+    await set_up(hass, config_entry)
     written = {
         "bare": '{"name": "intent__HassTurnOn", "arguments": %s}',
         "fenced": FORMATS["fenced"],
@@ -127,7 +119,7 @@ async def test_text_that_only_looks_like_a_call_is_kept(
     hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
 ) -> None:
     """Text mode by choice: words about calls and unknown tools are spoken as is."""
-    await _set_up(hass, config_entry)
+    await set_up(hass, config_entry)
     answer = (
         'Write {"name": "x"} in braces, or <tool_call> tags. '
         '<tool_call>{"name": "OpenThePodBayDoors", "arguments": {}}</tool_call> '
@@ -149,7 +141,7 @@ async def test_a_server_that_refuses_tools_mid_conversation(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Refused after setup: the turn goes again in text mode; a repair says why."""
-    await _set_up(hass, config_entry)
+    await set_up(hass, config_entry)
     llm_server.abilities = Abilities(tools="refused")
     llm_server.reply(
         Text(_written(FORMATS["hermes"])), Text("The kitchen light is on.")
@@ -167,30 +159,3 @@ async def test_a_server_that_refuses_tools_mid_conversation(
     assert "refused tools" in caplog.text
     issue = ir.async_get(hass).async_get_issue(DOMAIN, f"tools_unsupported_{AGENT_ID}")
     assert issue is not None
-
-
-MARKDOWN = (
-    "## Tonight\n\n"
-    "Here is **what I found** 😊:\n\n"
-    "- The *kitchen* light is on\n"
-    "- The door is locked\n\n"
-    "More at https://example.com/status."
-)
-
-
-async def test_a_markdown_answer_is_spoken_as_plain_sentences(
-    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
-) -> None:
-    """The speech filter cleans what a voice would read out literally."""
-    llm_server.reply(Text(MARKDOWN, piece_size=3))
-
-    result = await ask(hass, "What's the status?")
-
-    spoken: str = result.response.speech["plain"]["speech"]
-    for literal in ("#", "**", "*", "😊", "- ", "https://"):
-        assert literal not in spoken, spoken
-    assert "what I found" in spoken
-    assert "The kitchen light is on." in spoken
-    assert "a link" in spoken
-    body: dict[str, Any] = llm_server.last_chat_request
-    assert "spoken aloud" in body["messages"][0]["content"]

@@ -7,13 +7,11 @@ import pytest
 
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
-from pytest_homeassistant_custom_component.test_util.aiohttp import (
-    AiohttpClientMocker,
-)
+from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
-from .conftest import MODELS
-from .llm_server import LLMServer
-from .skills import call_tool
+from tests.helpers.common import MODELS
+from tests.helpers.llm_server import LLMServer
+from tests.helpers.skills import call_tool
 
 SUMMARY = "chatterbox__wikipedia_summary"
 EXTRACT = (
@@ -215,44 +213,6 @@ async def test_ambiguous_title_and_long_summary(
     assert data["ambiguous"] == "The title means several things: ask which one."
     assert len(data["summary"]) <= 1200
     assert data["summary"].endswith("Roman god.")
-
-
-@pytest.mark.parametrize(
-    ("reply", "kind", "says"),
-    [
-        (
-            {"status": HTTPStatus.SERVICE_UNAVAILABLE, "text": "<html>down</html>"},
-            "ServiceUnavailable",
-            "Wikipedia is not available right now (HTTP 503)",
-        ),
-        ({"exc": TimeoutError()}, "Timeout", "Wikipedia did not answer"),
-        (
-            {"status": HTTPStatus.FORBIDDEN, "text": "<html>blocked</html>"},
-            "ServiceError",
-            "Wikipedia refused the request (HTTP 403)",
-        ),
-    ],
-    ids=["down", "timeout", "refused"],
-)
-@pytest.mark.usefixtures("loaded_entry")
-async def test_service_failures(
-    hass: HomeAssistant,
-    llm_server: LLMServer,
-    aioclient_mock: AiohttpClientMocker,
-    reply: dict[str, Any],
-    kind: str,
-    says: str,
-) -> None:
-    """Wikipedia down, slow or refusing: the model reads what went wrong."""
-    aioclient_mock.get(_summary_url("en", "Eiffel_Tower"), **reply)
-
-    result = await call_tool(
-        hass, llm_server, "Eiffel Tower?", SUMMARY, {"topic": "Eiffel Tower"}
-    )
-
-    assert result["error"] is True
-    assert result["data"]["error"] == kind
-    assert says in result["data"]["error_text"]
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -11,13 +11,11 @@ import pytest
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.util.unit_system import US_CUSTOMARY_SYSTEM
-from pytest_homeassistant_custom_component.test_util.aiohttp import (
-    AiohttpClientMocker,
-)
+from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
-from .conftest import MODELS
-from .llm_server import LLMServer
-from .skills import call_tool
+from tests.helpers.common import MODELS
+from tests.helpers.llm_server import LLMServer
+from tests.helpers.skills import call_tool
 
 PLACE = "chatterbox__weather_at_place"
 GEOCODING_URL = "https://geocoding-api.open-meteo.com/v1/search"

@@ -3,7 +3,6 @@
 from dataclasses import replace
 
 from awesomeversion import AwesomeVersion
-import probatio
 import pytest
 
 from homeassistant.config_entries import ConfigEntryState
@@ -12,11 +11,9 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.const import DOMAIN
 from custom_components.chatterbox.skills.calculator import CALCULATOR, CalculateTool
 from custom_components.chatterbox.skills.registry import (
     DATA_SKILLS,
-    SKILLS,
     SkillConflictError,
     async_use_skills,
     check_skills,
@@ -26,10 +23,8 @@ from custom_components.chatterbox.skills.weather import (
     WEATHER,
     WeatherForecastTool,
 )
-from custom_components.chatterbox.wire.schema import format_tool
-
-from .conftest import server_entry
-from .llm_server import LLMServer
+from tests.helpers.common import server_entry
+from tests.helpers.llm_server import LLMServer
 
 SKILL_IDS = {"chatterbox_weather", "chatterbox_calc", "chatterbox_lookup"}
 # 2026.10 prefixes every tool of a merged API with the slug of its API's name
@@ -134,33 +129,6 @@ async def test_taken_api_id_fails_setup_and_registers_nothing(
     assert "API chatterbox_calc is already registered" in caplog.text
     assert _registered(hass) & SKILL_IDS == {"chatterbox_calc"}
     unregister()
-
-
-def test_every_tool_declares_itself() -> None:
-    """Prefixed names, the integration, a title, honest annotations, a schema."""
-    tools = [tool() for skill in SKILLS for tool in skill.tools]
-
-    assert [tool.name for tool in tools] == [
-        "chatterbox__weather_forecast",
-        "chatterbox__weather_at_place",
-        "chatterbox__calculate",
-        "chatterbox__wikipedia_summary",
-    ]
-    for tool in tools:
-        assert tool.integration == DOMAIN
-        assert tool.title
-        assert tool.description
-        assert tool.annotations.read_only
-        assert not tool.annotations.destructive
-        assert tool.annotations.idempotent
-        # Without Home Assistant's selector serializer too, as other agents send.
-        schema = probatio.to_openapi(tool.parameters)
-        assert format_tool(tool, None)["function"]["parameters"] == schema
-    open_world = {tool.name for tool in tools if tool.annotations.open_world}
-    assert open_world == {
-        "chatterbox__weather_at_place",
-        "chatterbox__wikipedia_summary",
-    }
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -19,9 +19,9 @@ from homeassistant.util.unit_system import (
     UnitSystem,
 )
 
-from .conftest import MODELS
-from .llm_server import LLMServer
-from .skills import call_tool, offered_tools
+from tests.helpers.common import MODELS
+from tests.helpers.llm_server import LLMServer
+from tests.helpers.skills import call_tool, offered_tools
 
 FORECAST = "chatterbox__weather_forecast"
 

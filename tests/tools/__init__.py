@@ -1,1 +1,1 @@
-"""Tests of the tool guard, confirmation and tool helpers."""
+"""Tests of running the model's calls: the guard, the sensitive policy, repairs."""

@@ -2,7 +2,12 @@
 
 import pytest
 
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
 from custom_components.chatterbox.tools.names import tool_resolver
+from tests.helpers.common import ask
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
 OFFERED = ["intent__HassTurnOn", "intent__HassTurnOff", "GetLiveContext"]
 
@@ -42,3 +47,21 @@ def test_a_bare_name_two_tools_end_in_finds_neither() -> None:
 
     assert resolve("HassTurnOn") is None
     assert resolve("other__HassTurnOn") == "other__HassTurnOn"
+
+
+async def test_tool_name_without_its_prefix_still_works(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """Small models drop the intent__ prefix; the one tool it can mean is run."""
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})]),
+        Text("Done."),
+    )
+
+    result = await ask(hass, "Kitchen light on, please")
+
+    assert hass.states.get(kitchen_light).state == "on"
+    assert result.response.speech["plain"]["speech"] == "Done."

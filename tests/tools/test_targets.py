@@ -32,12 +32,10 @@ from pytest_homeassistant_custom_component.common import (
 
 from custom_components.chatterbox.const import SUBENTRY_AI_TASK
 from custom_components.chatterbox.tools.sensitive import DEFAULT_KINDS, sensitive_action
+from tests.helpers.common import AGENT_ENTITY_ID, MODELS, ask, tool_result
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.sensitive import CONTEXT, FRONT, GARAGE, FreeTool
 
-from .conftest import AGENT_ENTITY_ID, MODELS, ask, tool_result
-from .llm_server import Call, LLMServer, Text, ToolCalls
-
-FRONT = "lock.front_door"
-GARAGE = "cover.garage_door"
 SIDE_DOORS = ("lock.side_door", "lock.side_door_2")  # kitchen, hallway
 UNLOCK = "Do you want me to unlock Front door?"
 
@@ -254,19 +252,6 @@ async def test_a_scene_that_unlocks_is_asked_about(
     assert _states(hass, FRONT) == ["locked"]
 
 
-async def test_each_kind_is_named_with_its_own_verb(
-    hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
-) -> None:
-    """One call closes the garage door and unlocks the locks: the question says both."""
-    call = Call("HassTurnOff", {"domain": ["cover", "lock"]})
-    llm_server.reply(ToolCalls([call]))
-
-    assert await _say(hass, "Everything off") == (
-        "Do you want me to close Garage door and unlock Front door, Side door "
-        "and Side door?"
-    )
-
-
 async def test_a_timer_that_will_speak_a_command_is_asked_about(
     hass: HomeAssistant,
     llm_server: LLMServer,
@@ -480,23 +465,6 @@ async def test_an_ai_task_given_an_api_cannot_unlock(
     assert refused["data"]["error"] == "NotAllowed"
 
 
-class _Free(llm.Tool):
-    """A tool that takes any arguments, and says how it behaves."""
-
-    def __init__(self, annotations: llm.ToolAnnotations | None = None) -> None:
-        """Name the tool; by default it declares nothing."""
-        self.name = "free"
-        self.parameters = probatio.Schema({}, extra=probatio.ALLOW_EXTRA)
-        self.annotations = annotations or llm.ToolAnnotations()
-
-    @override
-    async def async_call(  # pragma: no cover - never called
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: Any
-    ) -> llm.ToolResult:
-        """Do nothing."""
-        return llm.ToolResult(data={})
-
-
 def _intent_tool(hass: HomeAssistant, intent_type: str) -> llm.Tool:
     """Return Home Assistant's own tool for an intent, as an API would build it."""
     handler = next(h for h in intent.async_get(hass) if h.intent_type == intent_type)
@@ -512,16 +480,6 @@ def _nested(depth: int) -> dict[str, Any]:
 
 
 EVERYTHING = ["lock", "garage", "button", "switch"]
-# A call made for Assist, from no device in particular.
-CONTEXT = llm.LLMContext(
-    platform="test",
-    context=None,
-    language="en",
-    assistant=conversation.DOMAIN,
-    device_id=None,
-)
-READ_ONLY = llm.ToolAnnotations(read_only=True, destructive=False, open_world=False)
-OUTSIDE = llm.ToolAnnotations(destructive=True, open_world=True, idempotent=True)
 
 
 @pytest.mark.parametrize(
@@ -578,7 +536,7 @@ async def test_what_a_call_reaches(
 ) -> None:
     """What a call acts on is found as Home Assistant will act, then named."""
     if tool == "free":
-        built: llm.Tool = _Free()
+        built: llm.Tool = FreeTool()
     elif tool.startswith("ns__"):
         built = llm.NamespacedTool("ns", _intent_tool(hass, tool.removeprefix("ns__")))
     else:
@@ -592,22 +550,6 @@ async def test_what_a_call_reaches(
     chosen = kinds if kinds is not None else list(DEFAULT_KINDS)
 
     assert sensitive_action(hass, built, args, CONTEXT, chosen) == action
-
-
-@pytest.mark.parametrize(
-    ("annotations", "action"),
-    [(READ_ONLY, None), (OUTSIDE, "free"), (llm.ToolAnnotations(), None)],
-)
-async def test_what_a_tool_declares(
-    hass: HomeAssistant,
-    guarded_home: dict[str, str],
-    annotations: llm.ToolAnnotations,
-    action: str | None,
-) -> None:
-    """Read-only never asks; destructive outside Home Assistant always does."""
-    args = {"entity_id": FRONT if annotations == READ_ONLY else "light.kitchen_light"}
-
-    assert sensitive_action(hass, _Free(annotations), args, CONTEXT) == action
 
 
 async def test_an_automation_reaches_what_it_runs(
@@ -628,10 +570,10 @@ async def test_an_automation_reaches_what_it_runs(
     await hass.async_block_till_done()
     call = {"action": "automation.trigger", "entity_id": "automation.open_house"}
 
-    assert sensitive_action(hass, _Free(), call, CONTEXT) == (
+    assert sensitive_action(hass, FreeTool(), call, CONTEXT) == (
         "trigger Open house, which acts on Front door"
     )
     # A script known by its state alone, not in the registry, is itself.
     hass.states.async_set("script.by_hand", "off")
     by_hand = {"action": "script.by_hand"}
-    assert sensitive_action(hass, _Free(), by_hand, CONTEXT) is None
+    assert sensitive_action(hass, FreeTool(), by_hand, CONTEXT) is None

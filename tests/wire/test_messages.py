@@ -1,57 +1,25 @@
-"""Tests for converting chat log content and tools to the wire format."""
+"""The chat log as chat completions messages, with calls native or as text."""
 
-from collections.abc import Callable
-from datetime import UTC, datetime
 import json
 from pathlib import Path
-from typing import Any, override
+from typing import Any
 
-import probatio as vol
 import pytest
 
 from homeassistant.components import conversation
-from homeassistant.core import HomeAssistant
-from homeassistant.helpers import config_validation as cv, llm, selector
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import intent, llm
+from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.wire.messages import (
     content_to_messages,
     with_text_tool_calls,
 )
-from custom_components.chatterbox.wire.schema import format_tool
+from tests.helpers.common import ask
+from tests.helpers.llm_server import LLMServer, Text
 
 AGENT = "conversation.chatterbox"
-
-
-class FakeTool(llm.Tool):
-    """A tool that only describes itself."""
-
-    def __init__(
-        self,
-        name: str,
-        parameters: vol.Schema,
-        description: str | None = "Do the thing.",
-    ) -> None:
-        """Describe the tool."""
-        self.name = name
-        self.parameters = parameters
-        self.description = description
-
-    @override
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> llm.ToolResult:
-        """Do nothing."""
-        raise NotImplementedError
-
-
-def parameters_of(
-    tool: llm.Tool, custom_serializer: Callable[[Any], Any] | None
-) -> dict[str, Any]:
-    """Return the parameter schema that format_tool gives a tool."""
-    return dict(format_tool(tool, custom_serializer)["function"]["parameters"])
 
 
 def test_a_conversation_with_tool_calls() -> None:
@@ -173,27 +141,6 @@ def test_an_error_result_says_so() -> None:
             ),
         }
     ]
-
-
-def test_result_data_that_plain_json_cannot_encode() -> None:
-    """Encode dates and other Home Assistant values the way Home Assistant does."""
-    moment = datetime(2026, 10, 4, 12, 30, tzinfo=UTC)
-
-    messages = content_to_messages(
-        [
-            conversation.ToolResultContent(
-                agent_id=AGENT,
-                tool_call_id="t",
-                tool_name="GetDateTime",
-                result=llm.ToolResult(data={"now": moment, "tags": {"a"}}),  # type: ignore[dict-item]
-            )
-        ]
-    )
-
-    assert json.loads(str(messages[0]["content"])) == {
-        "data": {"now": "2026-10-04T12:30:00+00:00", "tags": ["a"]},
-        "error": False,
-    }
 
 
 def test_the_deprecated_tool_result_is_not_read(
@@ -325,184 +272,6 @@ def test_attachments_are_not_sent(tmp_path: Path) -> None:
     assert messages == [{"role": "user", "content": "What is this?"}]
 
 
-def test_a_tool_without_parameters() -> None:
-    """Describe a tool that takes nothing as an empty object."""
-    tool = FakeTool("GetLiveContext", vol.Schema({}), "Get the state of devices.")
-
-    assert format_tool(tool, llm.selector_serializer) == {
-        "type": "function",
-        "function": {
-            "name": "GetLiveContext",
-            "description": "Get the state of devices.",
-            "parameters": {
-                "type": "object",
-                "properties": {},
-                "additionalProperties": False,
-            },
-        },
-    }
-
-
-def test_a_tool_without_a_description() -> None:
-    """Leave the description out rather than sending null."""
-    tool = FakeTool("x", vol.Schema({}), description=None)
-
-    assert "description" not in format_tool(tool, None)["function"]
-
-
-@pytest.mark.parametrize(
-    "parameters",
-    [vol.Schema(dict), vol.Schema(object), vol.Schema({}, extra=vol.ALLOW_EXTRA)],
-)
-def test_an_open_schema_gets_properties(parameters: vol.Schema) -> None:
-    """Give every tool an object with properties, which chat templates read."""
-    schema = parameters_of(FakeTool("x", parameters), None)
-
-    assert schema["type"] == "object"
-    assert schema["properties"] == {}
-
-
-def test_intent_slots_are_described() -> None:
-    """Describe typical intent slots, serializing Home Assistant validators."""
-    tool = FakeTool(
-        "HassLightSet",
-        vol.Schema(
-            {
-                vol.Optional("name"): cv.string,
-                vol.Optional("area"): cv.string,
-                vol.Optional("brightness"): vol.All(
-                    vol.Coerce(int), vol.Range(min=0, max=100)
-                ),
-                vol.Optional("color"): vol.Maybe(vol.In(["red", "blue"])),
-                vol.Required("on"): cv.boolean,
-            }
-        ),
-    )
-
-    schema = parameters_of(tool, llm.selector_serializer)
-
-    assert schema == {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string"},
-            "area": {"type": "string"},
-            "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
-            "color": {
-                "anyOf": [
-                    {"type": "null"},
-                    {"type": "string", "enum": ["red", "blue"]},
-                ]
-            },
-            "on": {"type": "boolean"},
-        },
-        "required": ["on"],
-        "additionalProperties": False,
-    }
-
-
-def test_keywords_that_servers_choke_on_are_dropped() -> None:
-    """Drop presence rules, negations and patterns, at the top and nested."""
-    tool = FakeTool(
-        "Configure",
-        vol.Schema(
-            {
-                vol.Exclusive("name", "target"): str,
-                vol.Exclusive("area", "target"): str,
-                vol.Required(vol.Any("level", "step")): int,
-                vol.Optional("count", default=3): vol.All(int, vol.NotIn([5])),
-                vol.Optional("location"): selector.BackupLocationSelector(),
-                vol.Optional("group"): {
-                    vol.Inclusive("lat", "coords"): float,
-                    vol.Inclusive("lon", "coords"): float,
-                },
-                # Properties that share a name with a keyword stay.
-                vol.Optional("not"): str,
-                vol.Optional("pattern"): str,
-                vol.Optional("anyOf"): str,
-            }
-        ),
-    )
-
-    schema = parameters_of(tool, llm.selector_serializer)
-
-    assert schema == {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string"},
-            "area": {"type": "string"},
-            "level": {"type": "integer"},
-            "step": {"type": "integer"},
-            "count": {"type": "integer", "default": 3},
-            "location": {"type": "string"},
-            "group": {
-                "type": "object",
-                "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
-                "additionalProperties": False,
-            },
-            "not": {"type": "string"},
-            "pattern": {"type": "string"},
-            "anyOf": {"type": "string"},
-        },
-        "additionalProperties": False,
-    }
-
-
-def test_schemas_inside_lists_and_definitions_are_cleaned() -> None:
-    """Clean schemas in items, unions and definitions, and no literal data."""
-
-    def serializer(value: Any) -> Any:
-        if value is cv.string:
-            return {
-                "type": "array",
-                "items": {"type": "string", "pattern": "^a$"},
-                "anyOf": [{"not": {"const": "x"}}, {"enum": [{"not": 1}]}],
-                "$defs": {"Node": {"type": "string", "pattern": "b"}},
-                "default": [{"pattern": "kept"}],
-            }
-        return vol.UNSUPPORTED
-
-    tool = FakeTool("x", vol.Schema({vol.Required("tags"): cv.string}))
-
-    schema = parameters_of(tool, serializer)
-
-    assert schema["properties"]["tags"] == {
-        "type": "array",
-        "items": {"type": "string"},
-        "anyOf": [{}, {"enum": [{"not": 1}]}],
-        "$defs": {"Node": {"type": "string"}},
-        "default": [{"pattern": "kept"}],
-    }
-
-
-def test_the_custom_serializer_is_used() -> None:
-    """Render values through the serializer of the LLM API."""
-
-    def serializer(value: Any) -> Any:
-        if value is cv.string:
-            return {"type": "string", "format": "entity-name"}
-        return vol.UNSUPPORTED
-
-    tool = FakeTool("x", vol.Schema({vol.Required("name"): cv.string}))
-
-    schema = parameters_of(tool, serializer)
-
-    assert schema["properties"]["name"] == {"type": "string", "format": "entity-name"}
-
-
-def test_selectors_are_described_without_a_serializer() -> None:
-    """Describe selectors for APIs that give no serializer, such as MCP."""
-    tool = FakeTool(
-        "PlayMedia",
-        vol.Schema(
-            {vol.Required("source"): selector.SelectSelector({"options": ["a"]})}
-        ),
-    )
-
-    schema = parameters_of(tool, None)
-
-    assert schema["properties"]["source"] == {"type": "string", "enum": ["a"]}
-
-
 def test_text_mode_writes_calls_and_results_as_text() -> None:
     """For a server without tool support, calls and results become plain turns.
 
@@ -585,3 +354,41 @@ def test_text_mode_keeps_arguments_that_are_not_json() -> None:
         "role": "user",
         "content": "<tool_response>\nE\n</tool_response>",
     }
+
+
+async def test_history_includes_what_home_assistant_did_itself(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """A local sentence handled by Home Assistant's agent is in the next request."""
+    assert await async_setup_component(hass, "intent", {})
+    local = await conversation.async_converse(
+        hass,
+        "turn on the kitchen light",
+        "shared",
+        Context(),
+        agent_id=conversation.HOME_ASSISTANT_AGENT,
+        language="en",
+    )
+    assert local.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert hass.states.get(kitchen_light).state == "on"
+    llm_server.reply(Text("It is on, yes."))
+
+    result = await ask(hass, "Is it on now?", "shared")
+
+    assert result.response.speech["plain"]["speech"] == "It is on, yes."
+    messages = llm_server.last_chat_request["messages"]
+    assert [m["role"] for m in messages] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+    ]
+    (call,) = messages[2]["tool_calls"]
+    assert call["function"]["name"] == "HassTurnOn"
+    assert messages[3]["tool_call_id"] == call["id"]
+    assert messages[1]["content"] == "turn on the kitchen light"

@@ -1,11 +1,9 @@
 """Tests for turning streamed chat completions into chat log deltas."""
 
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 import json
 from types import SimpleNamespace
 from typing import Any
 
-import openai
 from openai.types.chat import ChatCompletionChunk
 import pytest
 
@@ -17,100 +15,18 @@ from custom_components.chatterbox.tools.arguments import UnreadableCall
 from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire import stream
 from custom_components.chatterbox.wire.stream import StreamStats, transform_stream
-from custom_components.chatterbox.wire.text_calls import (
-    TextToolCallParser,
+from custom_components.chatterbox.wire.text_calls import TextToolCallParser
+from tests.helpers.llm_server import LLMServer
+from tests.helpers.stream import (
+    aiter_chunks,
+    call,
+    chunk,
+    collect,
+    event,
+    joined,
+    stream_events,
+    tool_calls_of,
 )
-
-from .llm_server import LLMServer, Raw
-
-
-def chunk(
-    content: str | None = None,
-    *,
-    tool_calls: list[dict[str, Any]] | None = None,
-    finish_reason: str | None = None,
-    usage: dict[str, Any] | None = None,
-    choices: bool = True,
-    model: str = "qwen3",
-    **delta: Any,
-) -> ChatCompletionChunk:
-    """Build a chunk the way the SDK does: unvalidated, keeping extra fields."""
-    if content is not None:
-        delta["content"] = content
-    if tool_calls is not None:
-        delta["tool_calls"] = tool_calls
-    data: dict[str, Any] = {
-        "id": "chatcmpl-1",
-        "object": "chat.completion.chunk",
-        "created": 1,
-        "model": model,
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]
-        if choices
-        else [],
-    }
-    if usage is not None:
-        data["usage"] = usage
-    return ChatCompletionChunk.construct(**data)
-
-
-def call(
-    index: int | None,
-    *,
-    call_id: str | None = None,
-    name: str | None = None,
-    arguments: str | None = None,
-) -> dict[str, Any]:
-    """Build one tool call fragment."""
-    fragment: dict[str, Any] = {"function": {}}
-    if index is not None:
-        fragment["index"] = index
-    if call_id is not None:
-        fragment["id"] = call_id
-        fragment["type"] = "function"
-    if name is not None:
-        fragment["function"]["name"] = name
-    if arguments is not None:
-        fragment["function"]["arguments"] = arguments
-    return fragment
-
-
-async def aiter_chunks(
-    chunks: Iterable[ChatCompletionChunk],
-) -> AsyncIterator[ChatCompletionChunk]:
-    """Serve chunks as a stream."""
-    for item in chunks:
-        yield item
-
-
-async def collect(
-    chunks: Iterable[ChatCompletionChunk],
-    stats: StreamStats | None = None,
-    *,
-    text_tools: TextToolCallParser | None = None,
-    speech: SpeechFilter | None = None,
-) -> list[conversation.AssistantContentDeltaDict]:
-    """Return every delta that the chunks turn into."""
-    return [
-        delta
-        async for delta in transform_stream(
-            aiter_chunks(chunks), stats, text_tools=text_tools, speech=speech
-        )
-    ]
-
-
-def joined(
-    deltas: list[conversation.AssistantContentDeltaDict], key: str
-) -> str | None:
-    """Return the text of one key across deltas, as the chat log would join it."""
-    parts = [delta[key] for delta in deltas if key in delta]  # type: ignore[literal-required]
-    return "".join(parts) if parts else None
-
-
-def tool_calls_of(
-    deltas: list[conversation.AssistantContentDeltaDict],
-) -> list[list[llm.ToolInput]]:
-    """Return each tool call batch that was yielded."""
-    return [delta["tool_calls"] or [] for delta in deltas if "tool_calls" in delta]
 
 
 async def test_text_is_yielded_as_it_arrives() -> None:
@@ -270,98 +186,6 @@ async def test_reasoning_sent_in_both_fields_is_read_once() -> None:
     )
 
     assert joined(deltas, "thinking_content") == "Hmm.!"
-
-
-async def test_think_tags_in_content_become_thinking() -> None:
-    """Move a think block out of the answer and keep the text around it."""
-    deltas = await collect(
-        [chunk("Sure. <think>\nIs the den lit?\n</think>\n\nThe den light is on.")]
-    )
-
-    assert deltas == [
-        {"role": "assistant"},
-        {
-            "content": "Sure. The den light is on.",
-            "thinking_content": "Is the den lit?\n",
-        },
-    ]
-
-
-async def test_a_think_block_at_the_start_never_reaches_the_answer() -> None:
-    """Stream the thinking of a response that opens with a think block."""
-    deltas = await collect(
-        [
-            chunk("<think>"),
-            chunk("\nThe user"),
-            chunk(" asks for the time."),
-            chunk("</think>"),
-            chunk("\n\n"),
-            chunk("It is noon."),
-        ]
-    )
-
-    assert deltas == [
-        {"role": "assistant"},
-        {"thinking_content": "The user"},
-        {"thinking_content": " asks for the time."},
-        {"content": "It is noon."},
-    ]
-
-
-@pytest.mark.parametrize(
-    "pieces",
-    [
-        ["<thi", "nk>plan</thi", "nk>answer"],
-        ["<", "think", ">plan<", "/", "think>answer"],
-        ["<think>pl", "an</", "think>", "answer"],
-        list("<think>plan</think>answer"),
-    ],
-)
-async def test_tags_split_across_chunks_are_recognised(pieces: list[str]) -> None:
-    """Hold back what could be a tag until the next chunk tells."""
-    deltas = await collect([chunk(piece) for piece in pieces])
-
-    assert joined(deltas, "thinking_content") == "plan"
-    assert joined(deltas, "content") == "answer"
-    assert all("<" not in (delta.get("content") or "") for delta in deltas)
-
-
-async def test_text_that_only_looks_like_a_tag_is_content() -> None:
-    """Release held-back text as soon as it turns out not to be a tag."""
-    deltas = await collect([chunk("2 <"), chunk(" 3 and <b>bold</b>"), chunk(" <th")])
-
-    assert deltas == [
-        {"role": "assistant"},
-        {"content": "2 "},
-        {"content": "< 3 and <b>bold</b>"},
-        {"content": " "},
-        {"content": "<th"},
-    ]
-
-
-async def test_a_think_block_that_never_closes_is_all_thinking() -> None:
-    """Keep everything after an unclosed think tag out of the answer."""
-    stats = StreamStats()
-
-    deltas = await collect(
-        [chunk("<think>I should"), chunk(" check</thi"), chunk(finish_reason="length")],
-        stats,
-    )
-
-    assert joined(deltas, "content") is None
-    assert joined(deltas, "thinking_content") == "I should check</thi"
-    assert stats.finish_reason == "length"
-    assert stats.content_chars == 0
-
-
-async def test_several_think_blocks_and_an_empty_one() -> None:
-    """Split every block, including the empty one of a model told not to think."""
-    deltas = await collect(
-        [chunk("<think>\n\n</think>\n\nA<think>b</think>C<think> d </think> E")]
-    )
-
-    assert joined(deltas, "content") == "ACE"
-    assert joined(deltas, "thinking_content") == "bd "
 
 
 async def test_tool_calls_are_assembled_and_yielded_once() -> None:
@@ -599,52 +423,6 @@ async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> N
     json.dumps(stats.as_dict())
 
 
-@pytest.fixture
-async def sse_server(socket_enabled: None) -> AsyncGenerator[LLMServer]:
-    """Run the test server, for replies written event by event."""
-    async with LLMServer() as server:
-        yield server
-
-
-async def stream_events(
-    server: LLMServer,
-    events: list[dict[str, Any]],
-    *,
-    text_tools: TextToolCallParser | None = None,
-    speech: SpeechFilter | None = None,
-) -> tuple[list[conversation.AssistantContentDeltaDict], StreamStats]:
-    """Have the server send these events over HTTP; transform what the SDK reads."""
-    server.reply(
-        Raw([f"data: {json.dumps(e)}\n\n" for e in events] + ["data: [DONE]\n\n"])
-    )
-    stats = StreamStats()
-    async with openai.AsyncOpenAI(
-        base_url=server.url, api_key="none", max_retries=0
-    ) as client:
-        chunks = await client.chat.completions.create(
-            model="any", messages=[{"role": "user", "content": "Hi"}], stream=True
-        )
-        async with chunks:
-            deltas = [
-                delta
-                async for delta in transform_stream(
-                    chunks, stats, text_tools=text_tools, speech=speech
-                )
-            ]
-    return deltas, stats
-
-
-def event(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
-    """Build one streamed event as a server writes it."""
-    return {
-        "id": "chatcmpl-9",
-        "object": "chat.completion.chunk",
-        "created": 1,
-        "model": "deepseek-r1",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
-    }
-
-
 async def test_a_real_sdk_stream_from_a_reasoning_server(
     sse_server: LLMServer,
 ) -> None:
@@ -703,22 +481,6 @@ async def test_a_real_sdk_stream_from_a_reasoning_server(
     assert stats.finish_reason == "eos"
     assert stats.total_tokens == 120
     assert stats.model == "deepseek-r1"
-
-
-async def test_a_real_sdk_stream_with_think_tags(sse_server: LLMServer) -> None:
-    """Split think tags that a server without a reasoning parser streams."""
-    deltas, _ = await stream_events(
-        sse_server,
-        [
-            event({"role": "assistant", "content": "<th"}),
-            event({"content": "ink>\nCount to two.\n</"}),
-            event({"content": "think>\n\nOne, two."}),
-            event({}, finish_reason="stop"),
-        ],
-    )
-
-    assert joined(deltas, "thinking_content") == "Count to two.\n"
-    assert joined(deltas, "content") == "One, two."
 
 
 def offered(*names: str) -> TextToolCallParser:

@@ -2,7 +2,6 @@
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import cycle
 import json
 
 from hypothesis import example, given, strategies as st
@@ -21,6 +20,7 @@ from custom_components.chatterbox.wire.text_calls import (
     TextToolCallParser,
     text_tool_prompt,
 )
+from tests.helpers.stream import chunked
 
 OFFERED = tool_resolver(["HassTurnOn", "HassTurnOff", "GetLiveContext"])
 
@@ -49,17 +49,6 @@ def read(chunks: Iterable[str]) -> Read:
         "".join(piece for piece in pieces if isinstance(piece, str)),
         [piece for piece in pieces if isinstance(piece, TextToolCall)],
     )
-
-
-def chunked(text: str, sizes: Sequence[int]) -> list[str]:
-    """Cut text into chunks of these sizes, over and over."""
-    chunks: list[str] = []
-    for size in cycle(sizes):
-        if not text:
-            return chunks
-        chunks.append(text[:size])
-        text = text[size:]
-    raise AssertionError  # cycle never ends
 
 
 def some_chunkings(text: str) -> list[list[str]]:

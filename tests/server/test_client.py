@@ -1,0 +1,193 @@
+"""The client: the context windows servers report, and Ollama's keep-alive."""
+
+from typing import Any
+
+import pytest
+
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.chatterbox.const import CONF_KEEP_ALIVE
+from tests.helpers.common import MODELS, set_up
+from tests.helpers.llm_server import LLMServer
+
+
+def _ollama(llm_server: LLMServer) -> None:
+    """Make the test server answer Ollama's own API too."""
+    llm_server.ollama = {MODELS[0]: {"parameters": "num_ctx 8192"}}
+
+
+@pytest.mark.parametrize(
+    ("agent_data", "keep_alive"),
+    [
+        ({"model": MODELS[0], CONF_KEEP_ALIVE: "-1"}, -1),
+        ({"model": MODELS[0], CONF_KEEP_ALIVE: "30m"}, "30m"),
+    ],
+)
+async def test_ollama_keeps_the_model_loaded(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    keep_alive: Any,
+) -> None:
+    """With keep-alive set, Ollama is asked to keep the model in memory."""
+    _ollama(llm_server)
+
+    await set_up(hass, config_entry)
+
+    loads = [r.json for r in llm_server.requests if r.path == "/api/generate"]
+    assert loads == [{"model": MODELS[0], "keep_alive": keep_alive}]
+    # The probe's tiny requests warmed the model up too.
+    assert llm_server.probes
+
+
+@pytest.mark.parametrize("agent_data", [{"model": MODELS[0], CONF_KEEP_ALIVE: "1h"}])
+async def test_keep_alive_goes_only_to_ollama(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Other servers never see Ollama's own API; they are warmed up by the probe."""
+    await set_up(hass, config_entry)
+
+    assert not [r for r in llm_server.requests if r.path == "/api/generate"]
+    assert len(llm_server.probes) == 3
+
+
+@pytest.mark.parametrize("agent_data", [{"model": MODELS[0], CONF_KEEP_ALIVE: "1h"}])
+async def test_ollama_refusing_keep_alive_is_logged(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A failed load request is a warning, not a failed setup."""
+    _ollama(llm_server)
+    llm_server.ollama_generate_status = 500
+
+    await set_up(hass, config_entry)
+
+    assert f"Could not keep {MODELS[0]} loaded on Ollama" in caplog.text
+
+
+async def test_vllm_lists_each_model_context_window(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """VLLM's max_model_len becomes the model's context window; /props is skipped."""
+    llm_server.model_fields = {MODELS[0]: {"max_model_len": 4096}}
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: 4096}
+    assert [r.path for r in llm_server.requests] == ["/v1/models"]
+
+
+@pytest.mark.parametrize(
+    "props",
+    [
+        {"default_generation_settings": {"n_ctx": 2048}},
+        {"n_ctx": 2048},
+    ],
+)
+async def test_llama_cpp_reports_its_context_size(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    props: dict[str, object],
+) -> None:
+    """llama.cpp's n_ctx at /props is the window of the model it serves."""
+    llm_server.props = props
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.runtime_data.context_windows == dict.fromkeys(MODELS, 2048)
+
+
+@pytest.mark.parametrize(
+    "props", [{"n_ctx": "big", "default_generation_settings": None}, ["n_ctx"]]
+)
+async def test_odd_props_are_ignored(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    props: object,
+) -> None:
+    """A /props answer without a usable n_ctx leaves the default window."""
+    llm_server.props = props
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.state is ConfigEntryState.LOADED
+    assert config_entry.runtime_data.context_windows == {}
+
+
+def _ollama_show(parameters: object = "", context_length: int = 32768) -> object:
+    """Return Ollama's /api/show answer for a model, in its real shape."""
+    return {
+        "modelfile": "FROM /models/blobs/sha256-1",
+        "parameters": parameters,
+        "template": "{{ .Prompt }}",
+        "details": {"family": "qwen3", "parameter_size": "8.2B"},
+        "model_info": {
+            "general.architecture": "qwen3",
+            "qwen3.context_length": context_length,
+        },
+        "capabilities": ["completion", "tools"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("show", "running", "window"),
+    [
+        # A Modelfile's num_ctx is what Ollama serves the model with.
+        (_ollama_show('num_ctx 16384\nstop "<|im_end|>"'), [], 16384),
+        # Without one, a loaded model shows the context it was given...
+        (
+            _ollama_show('stop "<|im_end|>"'),
+            [{"name": MODELS[0], "model": MODELS[0], "context_length": 8192}],
+            8192,
+        ),
+        # ...and one not loaded gets Ollama's default, 4096 on small machines,
+        (_ollama_show(), [{"name": "other:1b", "context_length": 2048}], 4096),
+        # but never more than the model itself can read.
+        (_ollama_show(context_length=2048), [], 2048),
+        # So does one whose process list cannot be read,
+        (_ollama_show(), None, 4096),
+        # and odd answers fall back to the default too.
+        ({"parameters": ["num_ctx", 1], "model_info": None}, [{"model": 1}], 4096),
+    ],
+)
+async def test_ollama_reports_the_agents_model_window(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    show: object,
+    running: list[dict[str, object]] | None,
+    window: int,
+) -> None:
+    """Ollama's runtime num_ctx, not the model's maximum, is the agent's window."""
+    llm_server.ollama = {MODELS[0]: show}
+    llm_server.ollama_running = running
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    # Only the agent's model is asked about, not every model Ollama has.
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: window}
+    shown = [r.json for r in llm_server.requests if r.path == "/api/show"]
+    assert shown == [{"model": MODELS[0]}]
+
+
+async def test_an_odd_ollama_answer_leaves_the_default(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """An /api/show answer that is no object says nothing about the window."""
+    llm_server.ollama = {MODELS[0]: ["num_ctx 9000"]}
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.state is ConfigEntryState.LOADED
+    assert config_entry.runtime_data.context_windows == {}

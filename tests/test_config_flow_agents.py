@@ -1,0 +1,368 @@
+"""Adding and changing agents and AI Tasks on a server entry, as a user does."""
+
+import pytest
+
+from homeassistant import config_entries
+from homeassistant.const import (
+    CONF_LLM_HASS_API,
+    CONF_MODEL,
+    CONF_NAME,
+    CONF_PROMPT,
+)
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import llm
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.chatterbox.const import (
+    CONF_CONTEXT_WINDOW,
+    CONF_EXTRA_BODY,
+    CONF_KEEP_ALIVE,
+    CONF_MAX_HISTORY_TOKENS,
+    CONF_MAX_ITERATIONS,
+    CONF_MAX_TOKENS,
+    CONF_MEMORY,
+    CONF_MEMORY_HOURS,
+    CONF_SPEECH,
+    CONF_TEMPERATURE,
+    CONF_TOOL_MODE,
+    CONF_TOP_P,
+    SECTION_ADVANCED,
+    SUBENTRY_CONVERSATION,
+)
+from tests.helpers.common import AGENT_ID, MODELS
+from tests.helpers.llm_server import Error, LLMServer, openai_error
+
+
+async def test_user_adds_an_agent_with_advanced_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """A new agent's form lists the server's models; sections are flattened."""
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "init"
+    schema = result["data_schema"].schema
+    model_field = next(key for key in schema if key == CONF_MODEL)
+    assert schema[model_field].config["options"] == list(MODELS)
+    assert schema[model_field].config["custom_value"] is True
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_NAME: "Garden",
+            CONF_MODEL: "my-finetune",
+            CONF_PROMPT: "You look after the garden.",
+            CONF_LLM_HASS_API: [],
+            CONF_MAX_ITERATIONS: 4.0,
+            SECTION_ADVANCED: {
+                CONF_TEMPERATURE: 0.3,
+                CONF_TOP_P: 0.9,
+                CONF_MAX_TOKENS: 512.0,
+                CONF_CONTEXT_WINDOW: 16384.0,
+                CONF_MAX_HISTORY_TOKENS: 3000.0,
+            },
+        },
+    )
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Garden"
+    assert result["data"] == {
+        CONF_MODEL: "my-finetune",
+        CONF_PROMPT: "You look after the garden.",
+        CONF_MAX_ITERATIONS: 4,
+        CONF_TEMPERATURE: 0.3,
+        CONF_TOP_P: 0.9,
+        CONF_MAX_TOKENS: 512,
+        CONF_CONTEXT_WINDOW: 16384,
+        CONF_MAX_HISTORY_TOKENS: 3000,
+    }
+    assert len(loaded_entry.subentries) == 2
+    # The entry reloads with its new agent; its last write is done before the end.
+    await hass.async_block_till_done()
+
+
+async def test_user_reconfigures_an_agent(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Reconfigure shows the agent's settings and replaces them."""
+    llm_server.models_reply(Error(500, openai_error("busy")))
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    assert result["type"] is FlowResultType.FORM
+    schema = result["data_schema"].schema
+    assert CONF_NAME not in schema
+    # The live list failed, so the form offers the models known at setup.
+    model_field = next(key for key in schema if key == CONF_MODEL)
+    assert schema[model_field].config["options"] == list(MODELS)
+    assert model_field.description == {"suggested_value": MODELS[0]}
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[1],
+            CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+            CONF_MAX_ITERATIONS: 20,
+            SECTION_ADVANCED: {},
+        },
+    )
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[1],
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_MAX_ITERATIONS: 20,
+    }
+
+
+async def test_agent_settings_wait_for_a_loaded_server(
+    hass: HomeAssistant, config_entry: MockConfigEntry
+) -> None:
+    """While the server entry is not loaded, the agent flow aborts."""
+    result = await hass.config_entries.subentries.async_init(
+        (config_entry.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": config_entries.SOURCE_USER},
+    )
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "entry_not_loaded"
+
+
+async def test_reconfigure_form_drops_llm_apis_that_are_gone(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """An LLM API that no longer exists is not suggested again."""
+    hass.config_entries.async_update_subentry(
+        loaded_entry,
+        loaded_entry.subentries[AGENT_ID],
+        data={
+            **loaded_entry.subentries[AGENT_ID].data,
+            CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, "gone"],
+            CONF_TEMPERATURE: 0.5,
+        },
+    )
+    await hass.async_block_till_done()
+
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+
+    schema = result["data_schema"].schema
+    api_field = next(key for key in schema if key == CONF_LLM_HASS_API)
+    assert api_field.description == {"suggested_value": [llm.LLM_API_ASSIST]}
+    advanced = schema[SECTION_ADVANCED].schema.schema
+    temperature = next(key for key in advanced if key == CONF_TEMPERATURE)
+    assert temperature.description == {"suggested_value": 0.5}
+
+
+async def test_agent_memory_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Memory is a choice in the form, its hours an advanced setting; off is unsaved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    memory_field = next(key for key in schema if key == CONF_MEMORY)
+    assert memory_field.default() == "off"
+    assert schema[memory_field].config["options"] == ["off", "device", "user"]
+    assert schema[memory_field].config["translation_key"] == CONF_MEMORY
+    assert CONF_MEMORY_HOURS in schema[SECTION_ADVANCED].schema.schema
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_MEMORY: "user",
+            SECTION_ADVANCED: {CONF_MEMORY_HOURS: 48.0},
+        },
+    )
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        CONF_MEMORY: "user",
+        CONF_MEMORY_HOURS: 48,
+    }
+    await hass.async_block_till_done()
+
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    memory_field = next(key for key in schema if key == CONF_MEMORY)
+    assert memory_field.description == {"suggested_value": "user"}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_MEMORY: "off",
+            SECTION_ADVANCED: {},
+        },
+    )
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+    }
+
+
+async def test_local_server_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Speech, tool mode, keep-alive and an extra body; defaults are unsaved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    speech = next(key for key in schema if key == CONF_SPEECH)
+    assert speech.default() is True
+    advanced = schema[SECTION_ADVANCED].schema.schema
+    tool_mode = next(key for key in advanced if key == CONF_TOOL_MODE)
+    assert advanced[tool_mode].config["options"] == ["auto", "native", "text"]
+    keep_alive = next(key for key in advanced if key == CONF_KEEP_ALIVE)
+    assert keep_alive.default() == "off"
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_SPEECH: False,
+            SECTION_ADVANCED: {
+                CONF_TOOL_MODE: "text",
+                CONF_KEEP_ALIVE: "-1",
+                CONF_EXTRA_BODY: {"top_k": 20},
+            },
+        },
+    )
+
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        CONF_SPEECH: False,
+        CONF_TOOL_MODE: "text",
+        CONF_KEEP_ALIVE: "-1",
+        CONF_EXTRA_BODY: {"top_k": 20},
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra_body", "error", "placeholders"),
+    [
+        (["top_k", 20], "extra_body_not_object", {}),
+        (
+            {"top_k": 20, "stream": False, "model": "x"},
+            "extra_body_reserved",
+            {"keys": "model, stream"},
+        ),
+    ],
+)
+async def test_an_extra_body_that_cannot_work_is_refused(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    extra_body: object,
+    error: str,
+    placeholders: dict[str, str],
+) -> None:
+    """The form says what is wrong, keeps what was typed, and saves nothing."""
+    before = dict(loaded_entry.subentries[AGENT_ID].data)
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    typed = {
+        CONF_NAME: "Bedroom",
+        CONF_MODEL: MODELS[1],
+        CONF_MAX_ITERATIONS: 10,
+        SECTION_ADVANCED: {CONF_EXTRA_BODY: extra_body},
+    }
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], dict(typed)
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": error}
+    assert result["description_placeholders"] == placeholders
+    schema = result["data_schema"].schema
+    name = next(key for key in schema if key == CONF_NAME)
+    assert name.description == {"suggested_value": "Bedroom"}
+    assert len(loaded_entry.subentries) == 1
+    assert loaded_entry.subentries[AGENT_ID].data == before
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**typed, SECTION_ADVANCED: {CONF_EXTRA_BODY: {"top_k": 20}}}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["data"][CONF_EXTRA_BODY] == {"top_k": 20}
+
+
+async def test_user_adds_an_ai_task(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """An AI Task has no voice settings: its tools and words come with each task."""
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, "ai_task_data"),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    fields = {str(key) for key in result["data_schema"].schema}
+    assert {CONF_NAME, CONF_MODEL, CONF_MAX_ITERATIONS} <= fields
+    assert not fields & {CONF_PROMPT, CONF_LLM_HASS_API, CONF_MEMORY, CONF_SPEECH}
+    advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+    assert "unattended_sensitive" not in {str(key) for key in advanced}
+    assert "confirm_sensitive" not in fields
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_MODEL: MODELS[1], CONF_MAX_ITERATIONS: 3, SECTION_ADVANCED: {}},
+    )
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Chatterbox AI Task"
+    assert result["data"] == {CONF_MODEL: MODELS[1], CONF_MAX_ITERATIONS: 3}
+
+
+async def test_sensitive_action_settings(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Asking first is the default and unsaved; turning it off is saved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    confirm = next(
+        key for key in result["data_schema"].schema if key == "confirm_sensitive"
+    )
+    assert confirm.default() is True
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            "confirm_sensitive": False,
+            SECTION_ADVANCED: {"unattended_sensitive": "allow"},
+        },
+    )
+
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == {
+        CONF_MODEL: MODELS[0],
+        CONF_MAX_ITERATIONS: 10,
+        "confirm_sensitive": False,
+        "unattended_sensitive": "allow",
+    }
+
+
+async def test_sensitive_kinds_are_saved_only_when_changed(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """The default kinds, ticked in any order, are not saved; a change is."""
+    saved = {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10}
+    for kinds, expected in (
+        (["gate", "door", "garage", "valve", "alarm_control_panel", "lock"], saved),
+        (["window", "lock"], saved | {"sensitive_kinds": ["lock", "window"]}),
+        ([], saved | {"sensitive_kinds": []}),
+    ):
+        result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+        result = await hass.config_entries.subentries.async_configure(
+            result["flow_id"],
+            {**saved, SECTION_ADVANCED: {"sensitive_kinds": kinds}},
+        )
+        assert result["reason"] == "reconfigure_successful"
+        assert loaded_entry.subentries[AGENT_ID].data == expected
+        await hass.async_block_till_done()

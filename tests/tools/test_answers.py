@@ -347,3 +347,21 @@ def test_any_text_is_read(text: str) -> None:
     assert isinstance(confirms, bool)
     if len(text) > MAX_ANSWER_CHARS:
         assert not confirms
+
+
+@pytest.mark.parametrize(
+    ("answer", "language"),
+    [
+        pytest.param("okej tak tak jest", "pl", id="pl-phrase-inside-a-longer-one"),
+        pytest.param("ja ja gerne", "de", id="de-repeated-yes"),
+    ],
+)
+def test_a_yes_is_read_over_any_split_of_its_phrases(
+    answer: str, language: str
+) -> None:
+    """A yes whose words also make a longer phrase is still a yes.
+
+    "tak tak" is a phrase of its own, yet "okej tak tak jest" reads as "okej",
+    "tak" and "tak jest": the longest phrase first would leave "jest" alone.
+    """
+    assert is_yes(answer, language)

@@ -7,13 +7,10 @@ from typing import Any, override
 import probatio
 
 from homeassistant.components import ai_task, conversation
-from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
-from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import ChatterboxConfigEntry
-from .agent.entity import ChatterboxLLMEntity, add_per_subentry
+from .agent.entity import ChatterboxLLMEntity, platform_setup
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
 from .prompts import STRUCTURE_RETRY_NOTE
 from .wire.json import fence_body
@@ -21,17 +18,6 @@ from .wire.schema import structure_schema
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0
-
-
-async def async_setup_entry(
-    hass: HomeAssistant,  # noqa: ARG001
-    entry: ChatterboxConfigEntry,
-    async_add_entities: AddConfigEntryEntitiesCallback,
-) -> None:
-    """Add one AI Task entity per AI Task subentry."""
-    add_per_subentry(
-        entry, async_add_entities, SUBENTRY_AI_TASK, ChatterboxAITaskEntity
-    )
 
 
 class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
@@ -130,3 +116,7 @@ def _validated(text: str, structure: probatio.Schema) -> Any:
     except probatio.Invalid as err:
         msg = f"{err}"
         raise ValueError(msg) from None
+
+
+# One AI Task entity per AI Task subentry.
+async_setup_entry = platform_setup(SUBENTRY_AI_TASK, ChatterboxAITaskEntity)

@@ -8,26 +8,14 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import ChatterboxConfigEntry
-from .agent.entity import ChatterboxLLMEntity, add_per_subentry
+from .agent.entity import ChatterboxLLMEntity, platform_setup
 from .const import CONF_MEMORY, DOMAIN, SUBENTRY_CONVERSATION
 from .context.memory import memory_key
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0
-
-
-async def async_setup_entry(
-    hass: HomeAssistant,  # noqa: ARG001
-    entry: ChatterboxConfigEntry,
-    async_add_entities: AddConfigEntryEntitiesCallback,
-) -> None:
-    """Add one conversation agent per agent subentry."""
-    add_per_subentry(
-        entry, async_add_entities, SUBENTRY_CONVERSATION, ChatterboxConversationEntity
-    )
 
 
 class ChatterboxConversationEntity(
@@ -138,3 +126,7 @@ async def _async_own_device(
         return user_input.device_id
     user = await hass.auth.async_get_user(user_input.context.user_id)
     return user_input.device_id if user is not None and user.is_admin else None
+
+
+# One conversation agent per agent subentry.
+async_setup_entry = platform_setup(SUBENTRY_CONVERSATION, ChatterboxConversationEntity)

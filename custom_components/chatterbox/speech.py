@@ -5,6 +5,9 @@ URLs and name emoji. SpeechFilter removes them from the answer as it streams,
 holding back only what could still be a marker, so that speech starts early.
 What it writes stays readable in the chat dialog: plain sentences, one list
 item or table row a line.
+
+It is a little over 400 lines: one streaming state machine over every
+markdown construct a model writes, which reads best in one place.
 """
 
 import re

@@ -5,7 +5,7 @@ SDK client with its timeouts, the token estimator, and what it keeps for each
 recent conversation (its owner, its recalled memory, a pending question).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any, Final
 
@@ -14,6 +14,7 @@ import openai
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_MODEL
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import chat_session, device_registry as dr
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
@@ -219,15 +220,27 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         return recalled
 
 
-def add_per_subentry(
-    entry: ChatterboxConfigEntry,
-    async_add_entities: AddConfigEntryEntitiesCallback,
+def platform_setup(
     subentry_type: str,
     entity: Callable[[ChatterboxConfigEntry, ConfigSubentry], ChatterboxLLMEntity],
-) -> None:
-    """Add one entity for each subentry of a type, attached to its subentry."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type == subentry_type:
-            async_add_entities(
-                [entity(entry, subentry)], config_subentry_id=subentry.subentry_id
-            )
+) -> Callable[
+    [HomeAssistant, ChatterboxConfigEntry, AddConfigEntryEntitiesCallback],
+    Coroutine[Any, Any, None],
+]:
+    """Return a platform's async_setup_entry: an entity for each subentry of a type.
+
+    Each entity is attached to its subentry.
+    """
+
+    async def async_setup_entry(
+        hass: HomeAssistant,  # noqa: ARG001
+        entry: ChatterboxConfigEntry,
+        async_add_entities: AddConfigEntryEntitiesCallback,
+    ) -> None:
+        for subentry in entry.subentries.values():
+            if subentry.subentry_type == subentry_type:
+                async_add_entities(
+                    [entity(entry, subentry)], config_subentry_id=subentry.subentry_id
+                )
+
+    return async_setup_entry

@@ -155,7 +155,8 @@ async def _async_start(
     """Settle what every request of the turn shares."""
     options = agent.subentry.data
     return Turn(
-        rounds=int(options.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS)),
+        # At least one: the rounds count down to the last, which ends the turn.
+        rounds=max(1, int(options.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS))),
         # The same tools, formatted once, go out in every request of the turn:
         # identical bytes keep the server's prompt cache valid.
         tools=guard.specs if guard is not None else [],

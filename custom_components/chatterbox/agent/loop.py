@@ -107,7 +107,7 @@ async def _async_rounds(
         )
         # TOOL_DECISION and TOOL_EXECUTION: the chat log hands each call to
         # the guard as soon as it is read, while the answer streams on.
-        await async_stream_into_log(agent, chat_log, chunks, deltas, stats)
+        await async_stream_into_log(agent, chat_log, chunks, deltas)
         # RESULT_AGGREGATION: the results are in the chat log.
         observe_round(
             agent,

@@ -31,7 +31,6 @@ from ..server.errors import (
     user_error,
 )
 from ..wire.json import dumps
-from ..wire.stream import StreamStats
 from .request import add_to_system_prompt, schema_note, to_text_tools
 from .turn import Turn
 
@@ -97,23 +96,14 @@ async def async_stream_into_log(
     chat_log: conversation.ChatLog,
     chunks: AsyncStream[ChatCompletionChunk],
     deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
-    stats: StreamStats,
 ) -> None:
-    """Stream one response into the chat log, which runs its tool calls.
-
-    A response that ended with its finish reason is left for the SDK to close
-    once it is let go of, as core's agents leave it: closing one whose [DONE]
-    is unread closes its connection, which takes longer than all the rest of
-    the turn's end. One that did not end by itself (cut short, broken off) is
-    closed at once, so that the server stops writing it.
-    """
-    finished = False
+    """Stream one response into the chat log, which runs its tool calls."""
     try:
-        async for _content in chat_log.async_add_delta_content_stream(
-            agent.entity_id, deltas
-        ):
-            pass
-        finished = stats.finish_reason is not None and not stats.cut_short
+        async with chunks:
+            async for _content in chat_log.async_add_delta_content_stream(
+                agent.entity_id, deltas
+            ):
+                pass
     except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
         # openai 3.10 lets httpx errors and bad JSON from the stream through;
         # 3.26 wraps them. Either way the answer broke off.
@@ -125,9 +115,6 @@ async def async_stream_into_log(
             describe(err, agent.entry.data.get(CONF_API_KEY)),
         )
         raise failure from err
-    finally:
-        if not finished:
-            await chunks.close()
 
 
 def _downgrade(

@@ -36,9 +36,8 @@ TOOL_TIMEOUT: Final = 30.0
 # tried again, up to this often in all.
 MAX_IDENTICAL_CALLS: Final = 2
 # After this many failed calls in a turn the model is asked for its answer: a
-# small model tries name after name for a device that is not there, and a
-# person at a voice satellite waits (the eval's "preheat the oven": six calls,
-# 45 s, no answer).
+# small model tries name after name for a device that is not there, while a
+# person at a voice satellite waits for any answer.
 MAX_FAILED_CALLS: Final = 3
 # The error of a call refused because it repeats one that ran already.
 REPEATED_CALL: Final = "RepeatedCall"
@@ -85,6 +84,11 @@ class ToolGuard(llm.APIInstance):
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
         self.specs = [format_tool(tool, self.custom_serializer) for tool in self.tools]
+        self._by_name = {tool.name: tool for tool in self.tools}
+        self._parameters = {
+            spec["function"]["name"]: dict(spec["function"].get("parameters", {}))
+            for spec in self.specs
+        }
         self.resolve = tool_resolver(tool.name for tool in self.tools)
         self._answer_now = False
         self._calls: Counter[tuple[str, str]] = Counter()
@@ -134,7 +138,7 @@ class ToolGuard(llm.APIInstance):
             self._answer_now = True
             return error_result(REPEATED_CALL, REPEATED.format(name=name))
         if self.confirmation is not None:
-            tool = next(tool for tool in self.tools if tool.name == resolved)
+            tool = self._by_name[resolved]
             if (refusal := self.confirmation.review(tool, tool_input)) is not None:
                 self._answer_now |= refusal.final
                 return refusal.result
@@ -175,9 +179,9 @@ class ToolGuard(llm.APIInstance):
     def _without_unmeant_arguments(self, tool_input: llm.ToolInput) -> llm.ToolInput:
         """Drop what a model filled in without meaning: empty or copied whole."""
         name = tool_input.tool_name
-        spec = next(spec for spec in self.specs if spec["function"]["name"] == name)
-        parameters = dict(spec["function"].get("parameters", {}))
-        arguments, dropped = drop_unmeant_arguments(tool_input.tool_args, parameters)
+        arguments, dropped = drop_unmeant_arguments(
+            tool_input.tool_args, self._parameters[name]
+        )
         if not dropped:
             return tool_input
         LOGGER.debug(

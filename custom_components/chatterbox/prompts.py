@@ -9,8 +9,8 @@ server's prompt cache for every conversation.
 from typing import Final
 
 # Answers that are spoken. "Code" is not among the things to avoid: with a
-# template that writes tool calls as fenced JSON, Qwen2.5 1.5B then answered
-# from nothing rather than call.
+# template that writes tool calls as fenced JSON, small models then answer
+# from nothing rather than call a tool.
 SPEECH_INSTRUCTIONS: Final = (
     "Your answers are spoken aloud by a voice assistant: answer in short, plain "
     "spoken sentences, without markdown, headings, lists, tables, emoji or URLs. "

@@ -12,9 +12,9 @@ from .safe_math import MAX_LENGTH, CalculationError, evaluate, present
 from .skill import Skill, SkillTool, reads_only
 from .units import UnitError, convert
 
-# What a small model writes in a unit when the value has none: asked for
-# "15% of 80", Qwen2.5 1.5B converts from "percent" to "none". A percentage is
-# a number, so there is nothing to convert.
+# What a small model writes in a unit when the value has none: asked for a
+# percentage of a number, small models convert from "percent" to "none". A
+# percentage is a number, so there is nothing to convert.
 _NO_UNIT: Final = frozenset(
     {"none", "null", "n/a", "unitless", "number", "percent", "percentage", "%"}
 )

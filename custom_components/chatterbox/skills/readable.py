@@ -64,8 +64,8 @@ def day_label(day: date, today: date) -> str:
     """Return a day as the model should name it: Fri 2026-05-01.
 
     Today and tomorrow say so ("tomorrow, Sat 2026-05-02"): asked about
-    tomorrow with the forecast in hand, Qwen2.5 1.5B asked for the date three
-    times over to work out which day that was, and never answered.
+    tomorrow with the forecast in hand, small models ask for the date again
+    and again to work out which day that is, rather than answer.
     """
     label = day.strftime("%a %Y-%m-%d")
     if day == today:

@@ -203,12 +203,12 @@ def drop_unmeant_arguments(
 ) -> tuple[dict[str, Any], list[str]]:
     """Drop the arguments a small model filled in without meaning anything.
 
-    - An optional argument left empty ("" or null): Qwen2.5 1.5B asks the
-      calculator for "17 * 23" with from_unit and to_unit "", which reads as a
-      conversion with no units.
-    - A list that names (nearly) every value its schema allows: the same model
-      turns on a light with every one of HassTurnOn's 22 device classes, a
-      filter that matches no light.
+    - An optional argument left empty ("" or null): small models ask the
+      calculator for a product with from_unit and to_unit "", which reads as
+      a conversion with no units.
+    - A list that names (nearly) every value its schema allows: small models
+      turn on a light with every one of HassTurnOn's device classes, a filter
+      that matches no light.
 
     Either way the call fails however often it is tried. An argument that is
     no parameter of a tool that takes no others goes too: an intent tool would

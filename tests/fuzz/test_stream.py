@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 from hypothesis import example, given, strategies as st
-from openai.types.chat import ChatCompletionChunk
 import pytest
 
 from homeassistant.components import conversation
@@ -136,6 +135,46 @@ ANY_CHUNK = st.builds(
 )
 DELTA_KEYS = {"role", "content", "thinking_content", "tool_calls"}
 
+# The agent reads chunks as the JSON the server wrote, unchecked by the SDK:
+# any field the agent reads may hold any JSON value, and a chunk may be no
+# object at all.
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(max_size=4), children, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _some_of(**keys: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Return objects with any of these keys, each holding what its strategy makes."""
+    return st.fixed_dictionaries({}, optional=keys)
+
+
+ANY_FRAGMENT = JSON | _some_of(
+    index=JSON, id=JSON, function=JSON | _some_of(name=JSON, arguments=JSON)
+)
+ANY_DELTA = JSON | _some_of(
+    content=JSON | FUZZ_TEXT,
+    refusal=JSON,
+    reasoning=JSON,
+    reasoning_content=JSON,
+    tool_calls=JSON | st.lists(ANY_FRAGMENT, max_size=2),
+)
+ANY_JSON_CHUNK = JSON | _some_of(
+    model=JSON,
+    usage=JSON
+    | _some_of(
+        prompt_tokens=JSON,
+        completion_tokens=JSON,
+        total_tokens=JSON,
+        prompt_tokens_details=JSON | _some_of(cached_tokens=JSON),
+    ),
+    choices=JSON | st.lists(_some_of(delta=ANY_DELTA, finish_reason=JSON), max_size=2),
+)
+
 
 def filters(text_tools: bool, speech: bool) -> dict[str, Any]:  # noqa: FBT001
     """Return the answer filters of a stream, fresh for one response."""
@@ -153,7 +192,7 @@ def filters(text_tools: bool, speech: bool) -> dict[str, Any]:  # noqa: FBT001
     speech=st.booleans(),
 )
 def test_any_stream_becomes_deltas_the_chat_log_accepts(
-    chunks: list[ChatCompletionChunk],
+    chunks: list[dict[str, Any]],
     text_tools: bool,  # noqa: FBT001
     speech: bool,  # noqa: FBT001
 ) -> None:
@@ -162,6 +201,29 @@ def test_any_stream_becomes_deltas_the_chat_log_accepts(
 
     deltas = drive(collect(chunks, stats, **filters(text_tools, speech)))
 
+    assert_well_formed(deltas, stats)
+
+
+@given(chunks=st.lists(ANY_JSON_CHUNK, max_size=6), speech=st.booleans())
+def test_any_json_becomes_deltas_the_chat_log_accepts(
+    chunks: list[object],
+    speech: bool,  # noqa: FBT001
+) -> None:
+    """A number for the content, a string for the choices: nothing raises."""
+    stats = StreamStats()
+
+    deltas = drive(collect(chunks, stats, **filters(text_tools=True, speech=speech)))
+
+    assert_well_formed(deltas, stats)
+    counts = (stats.prompt_tokens, stats.completion_tokens, stats.cached_tokens)
+    assert all(n is None or (type(n) is int and n >= 0) for n in counts)
+    assert stats.finish_reason is None or isinstance(stats.finish_reason, str)
+
+
+def assert_well_formed(
+    deltas: list[conversation.AssistantContentDeltaDict], stats: StreamStats
+) -> None:
+    """Check that the chat log accepts the deltas and the stats count them."""
     assert deltas[0] == {"role": "assistant"}
     assert all(set(delta) <= DELTA_KEYS for delta in deltas)
     # HA 2026.11 keeps an explicit "" as a silent answer: none is yielded.
@@ -189,7 +251,7 @@ class Response:
     ollama: bool
     """Every call at index 0, told apart by its id, as Ollama sends them."""
 
-    def chunks(self, sizes: Sequence[int]) -> list[ChatCompletionChunk]:
+    def chunks(self, sizes: Sequence[int]) -> list[dict[str, Any]]:
         """Send the response with its texts cut into pieces of these sizes."""
         deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
         deltas += [{"reasoning_content": p} for p in chunked(self.reasoning, sizes)]
@@ -207,17 +269,15 @@ class Response:
 
 def valid_chunk(
     delta: dict[str, Any], finish_reason: str | None = None
-) -> ChatCompletionChunk:
-    """Build a well-formed chunk: validating is far quicker than the SDK's construct."""
-    return ChatCompletionChunk.model_validate(
-        {
-            "id": "chatcmpl-1",
-            "object": "chat.completion.chunk",
-            "created": 1,
-            "model": "qwen3",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
-        }
-    )
+) -> dict[str, Any]:
+    """Build a well-formed chunk."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "qwen3",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
 
 
 ARGUMENTS = st.one_of(

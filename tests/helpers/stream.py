@@ -1,4 +1,4 @@
-"""Streams built by hand: SDK chunks, server-sent events, text cut into pieces."""
+"""Streams built by hand: chunks, server-sent events, text cut into pieces."""
 
 from collections.abc import AsyncIterator, Iterable, Sequence
 from itertools import cycle
@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import openai
-from openai.types.chat import ChatCompletionChunk
+from openai import AsyncStream
 
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
@@ -26,8 +26,8 @@ def chunk(
     choices: bool = True,
     model: str = "qwen3",
     **delta: Any,
-) -> ChatCompletionChunk:
-    """Build a chunk the way the SDK does: unvalidated, keeping extra fields."""
+) -> dict[str, Any]:
+    """Build a chunk as a server writes it, and as the agent reads it: JSON."""
     if content is not None:
         delta["content"] = content
     if tool_calls is not None:
@@ -43,7 +43,7 @@ def chunk(
     }
     if usage is not None:
         data["usage"] = usage
-    return ChatCompletionChunk.construct(**data)
+    return data
 
 
 def call(
@@ -67,16 +67,14 @@ def call(
     return fragment
 
 
-async def aiter_chunks(
-    chunks: Iterable[ChatCompletionChunk],
-) -> AsyncIterator[ChatCompletionChunk]:
+async def aiter_chunks(chunks: Iterable[object]) -> AsyncIterator[object]:
     """Serve chunks as a stream."""
     for item in chunks:
         yield item
 
 
 async def collect(
-    chunks: Iterable[ChatCompletionChunk],
+    chunks: Iterable[object],
     stats: StreamStats | None = None,
     *,
     text_tools: TextToolCallParser | None = None,
@@ -113,7 +111,10 @@ async def stream_events(
     text_tools: TextToolCallParser | None = None,
     speech: SpeechFilter | None = None,
 ) -> tuple[list[conversation.AssistantContentDeltaDict], StreamStats]:
-    """Have the server send these events over HTTP; transform what the SDK reads."""
+    """Have the server send these events over HTTP; transform what the SDK reads.
+
+    The chunks are asked for as the agent asks for them: as JSON.
+    """
     server.reply(
         Raw([f"data: {json.dumps(e)}\n\n" for e in events] + ["data: [DONE]\n\n"])
     )
@@ -121,8 +122,12 @@ async def stream_events(
     async with openai.AsyncOpenAI(
         base_url=server.url, api_key="none", max_retries=0
     ) as client:
-        chunks = await client.chat.completions.create(
-            model="any", messages=[{"role": "user", "content": "Hi"}], stream=True
+        chunks = await client.post(
+            "/chat/completions",
+            body={"model": "any", "messages": [{"role": "user", "content": "Hi"}]},
+            cast_to=object,
+            stream=True,
+            stream_cls=AsyncStream[object],
         )
         async with chunks:
             deltas = [

@@ -419,6 +419,38 @@ FAULTS: dict[str, Fault] = {
             ),
         ),
     ),
+    "fields-of-the-wrong-type": Fault(
+        # Chunks are read as the JSON the server wrote: a number for the
+        # content, a string for the calls or the choices, a list for the delta
+        # or the chunk are read as absent, and the answer that follows is heard.
+        replies=(
+            raw(
+                ROLE_CHUNK,
+                sse(
+                    {
+                        "model": 7,
+                        "choices": [
+                            {
+                                "delta": {
+                                    "content": 5,
+                                    "tool_calls": TURN_ON,
+                                    "reasoning": ["thought"],
+                                },
+                                "finish_reason": 0,
+                            }
+                        ],
+                        "usage": "many",
+                    }
+                ),
+                sse({"choices": [{"delta": ["The"], "finish_reason": None}]}),
+                sse({"choices": "none"}),
+                sse([1, 2]),
+                sse(3),
+                *ANSWER_EVENTS[1:],
+                DONE,
+            ),
+        ),
+    ),
     "finish-length": Fault(
         replies=(Text("The kitchen light is", finish_reason="length"),),
         answer="The kitchen light is",

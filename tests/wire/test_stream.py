@@ -4,7 +4,6 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
-from openai.types.chat import ChatCompletionChunk
 import pytest
 
 from homeassistant.components import conversation
@@ -113,7 +112,7 @@ async def test_time_to_first_token_counts_from_the_request(
         chunk("<thi"),
     ],
 )
-async def test_any_output_is_a_first_token(first_output: ChatCompletionChunk) -> None:
+async def test_any_output_is_a_first_token(first_output: dict[str, Any]) -> None:
     """Count thinking, tool calls, refusals and held-back text as output."""
     stats = StreamStats()
 

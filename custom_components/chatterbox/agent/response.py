@@ -5,20 +5,27 @@ from collections.abc import AsyncGenerator, AsyncIterator
 import httpx
 import openai
 from openai import AsyncStream
-from openai.types.chat import ChatCompletionChunk
 
 from homeassistant.components import conversation
 
 from ..const import LOGGER
 from ..speech import SpeechFilter
 from ..tools.guard import ToolGuard
-from ..wire.stream import StreamStats, delta_of, transform_stream
+from ..wire.chunks import (
+    Chunk,
+    delta_of,
+    fields,
+    first_choice,
+    text,
+    tool_call_fragments,
+)
+from ..wire.stream import StreamStats, transform_stream
 from ..wire.text_calls import TextToolCallParser
 from .turn import Turn
 
 
 def read_response(  # noqa: PLR0913  # keyword-only, each one part of the pipeline
-    chunks: AsyncStream[ChatCompletionChunk],
+    chunks: AsyncStream[Chunk],
     stats: StreamStats,
     turn: Turn,
     *,
@@ -54,11 +61,11 @@ def text_call_parser(guard: ToolGuard | None, turn: Turn) -> TextToolCallParser 
 
 
 async def _until_finished(
-    chunks: AsyncIterator[ChatCompletionChunk],
+    chunks: AsyncIterator[Chunk],
     stats: StreamStats,
     *,
     usage_expected: bool,
-) -> AsyncGenerator[ChatCompletionChunk]:
+) -> AsyncGenerator[Chunk]:
     """Pass chunks on until the answer is finished and its usage is in.
 
     After the finish reason only the usage chunk and [DONE] follow: the
@@ -75,8 +82,8 @@ async def _until_finished(
 
 
 async def _cut_at(
-    chunks: AsyncIterator[ChatCompletionChunk], stats: StreamStats, limit: int
-) -> AsyncGenerator[ChatCompletionChunk]:
+    chunks: AsyncIterator[Chunk], stats: StreamStats, limit: int
+) -> AsyncGenerator[Chunk]:
     """Pass chunks on until the answer and its calls outgrow the limit.
 
     The caller then closes the stream, and the server stops writing: llama.cpp,
@@ -86,19 +93,19 @@ async def _cut_at(
     written = 0
     async for chunk in chunks:
         yield chunk
-        for choice in chunk.choices:
+        if (choice := first_choice(chunk)) is not None:
             delta = delta_of(choice)
-            written += len(delta.content or "")
-            for call in delta.tool_calls or ():
-                written += len(call.function.arguments or "") if call.function else 0
+            written += len(text(delta, "content"))
+            for call in tool_call_fragments(delta):
+                written += len(text(fields(call.get("function")), "arguments"))
         if written > limit:
             stats.cut_short = True
             return
 
 
 async def _until_broken_after_finish(
-    chunks: AsyncIterator[ChatCompletionChunk], stats: StreamStats
-) -> AsyncGenerator[ChatCompletionChunk]:
+    chunks: AsyncIterator[Chunk], stats: StreamStats
+) -> AsyncGenerator[Chunk]:
     """Pass chunks on; a connection lost after the finish reason ends them quietly.
 
     Only the usage chunk and [DONE] follow the finish reason, so the answer is

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Final
 import httpx
 import openai
 from openai import AsyncStream
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from homeassistant.components import conversation
 from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_URL
@@ -30,6 +29,7 @@ from ..server.errors import (
     translate_stream_error,
     user_error,
 )
+from ..wire.chunks import Chunk
 from ..wire.json import dumps
 from .request import add_to_system_prompt, schema_note, to_text_tools
 from .turn import Turn
@@ -43,7 +43,7 @@ CHAT_PATH: Final = "/chat/completions"
 
 async def async_send(
     agent: ChatterboxLLMEntity, request: dict[str, Any], turn: Turn
-) -> AsyncStream[ChatCompletionChunk]:
+) -> AsyncStream[Chunk]:
     """Send the request, retrying a rate limit once and a refused request.
 
     When the server refuses tools altogether, the request goes again with
@@ -53,12 +53,15 @@ async def async_send(
     rate_limit_retried = False
     while True:
         try:
+            # Chunks of the type object (not its alias Chunk, which the SDK
+            # would try to build) come as the JSON the server wrote, see
+            # wire/chunks.py; the SDK still raises an error sent in the stream.
             chunks = await client.post(
                 CHAT_PATH,
-                cast_to=ChatCompletion,
+                cast_to=object,
                 content=_body(request),
                 stream=True,
-                stream_cls=AsyncStream[ChatCompletionChunk],
+                stream_cls=AsyncStream[object],
             )
         except openai.RateLimitError as err:
             if rate_limit_retried or (wait := retry_after(err)) is None:
@@ -94,7 +97,7 @@ def _body(request: dict[str, Any]) -> bytes:
 async def async_stream_into_log(
     agent: ChatterboxLLMEntity,
     chat_log: conversation.ChatLog,
-    chunks: AsyncStream[ChatCompletionChunk],
+    chunks: AsyncStream[Chunk],
     deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
 ) -> None:
     """Stream one response into the chat log, which runs its tool calls."""
@@ -166,7 +169,7 @@ def _switch_to_text_tools(
 
 
 async def _async_refuse_web_page(
-    agent: ChatterboxLLMEntity, chunks: AsyncStream[ChatCompletionChunk]
+    agent: ChatterboxLLMEntity, chunks: AsyncStream[Chunk]
 ) -> None:
     """Refuse a web page where the API's stream should be."""
     if chunks.response.headers.get("content-type", "").startswith("text/html"):

@@ -5,19 +5,24 @@ from dataclasses import dataclass, field
 import time
 from typing import Any
 
-from openai.types.chat import ChatCompletionChunk
-from openai.types.chat.chat_completion_chunk import (
-    Choice,
-    ChoiceDelta,
-    ChoiceDeltaToolCall,
-)
-
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
 from ..speech import SpeechFilter
 from ..tools.arguments import ToolArgumentsError, UnreadableCall, parse_tool_arguments
+from .chunks import (
+    Chunk,
+    Fields,
+    count,
+    delta_of,
+    fields,
+    finish_reason,
+    first_choice,
+    fragment_index,
+    text,
+    tool_call_fragments,
+)
 from .text_calls import TextToolCall, TextToolCallParser
 from .thinking import ThinkSplitter, reasoning
 
@@ -79,7 +84,7 @@ class StreamStats:
 
 
 async def transform_stream(
-    chunks: AsyncIterable[ChatCompletionChunk],
+    chunks: AsyncIterable[Chunk],
     stats: StreamStats | None = None,
     *,
     text_tools: TextToolCallParser | None = None,
@@ -129,29 +134,28 @@ class _Transformer:
         self._tool_calls = _ToolCallAssembler()
         self._answer = answer
 
-    def chunk(
-        self, chunk: ChatCompletionChunk
-    ) -> conversation.AssistantContentDeltaDict:
+    def chunk(self, chunk: Chunk) -> conversation.AssistantContentDeltaDict:
         """Return the delta for one chunk."""
         self._record(chunk)
-        if not chunk.choices:
+        if (choice := first_choice(chunk)) is None:
             return {}
-        choice = chunk.choices[0]
         delta = delta_of(choice)
         thinking = reasoning(delta)
-        content, tagged_thinking = self._splitter.feed(delta.content or "")
+        written = text(delta, "content")
         # OpenAI puts a refusal in its own field; it is the answer to speak.
-        content = self._filtered(content + (delta.refusal or ""), final=False)
-        if delta.tool_calls:
-            self._tool_calls.add(delta.tool_calls)
+        refusal = text(delta, "refusal")
+        content, tagged_thinking = self._splitter.feed(written)
+        content = self._filtered(content + refusal, final=False)
+        if fragments := tool_call_fragments(delta):
+            self._tool_calls.add(fragments)
         if self.stats.time_to_first_token is None and (
-            delta.content or delta.refusal or thinking or delta.tool_calls
+            written or refusal or thinking or fragments
         ):
             self.stats.time_to_first_token = time.monotonic() - self.stats.started
 
         update = self._text(content, thinking + tagged_thinking)
-        if choice.finish_reason is not None:
-            self.stats.finish_reason = choice.finish_reason
+        if (reason := finish_reason(choice)) is not None:
+            self.stats.finish_reason = reason
             # Emitted on any finish reason: some servers finish tool calls with
             # "stop", and a later repeat of the reason finds nothing left.
             if self._tool_calls:
@@ -175,20 +179,20 @@ class _Transformer:
             self._tool_calls.add_text_call(call)
         return text
 
-    def _record(self, chunk: ChatCompletionChunk) -> None:
+    def _record(self, chunk: Chunk) -> None:
         """Record the model and usage that a chunk carries."""
-        if chunk.model:
-            self.stats.model = chunk.model
-        if (usage := chunk.usage) is None:
+        data = fields(chunk)
+        if model := text(data, "model"):
+            self.stats.model = model
+        if not isinstance(usage := data.get("usage"), dict):
             return
-        # Counts as the server wrote them: the SDK does not check that they are
-        # numbers, and a NaN learnt by the token estimator would fail every
-        # later turn of the agent.
-        self.stats.prompt_tokens = _count(usage.prompt_tokens)
-        self.stats.completion_tokens = _count(usage.completion_tokens)
-        self.stats.total_tokens = _count(usage.total_tokens)
-        if (details := usage.prompt_tokens_details) is not None:
-            self.stats.cached_tokens = _count(details.cached_tokens)
+        # Only whole numbers count: a NaN learnt by the token estimator would
+        # fail every later turn of the agent.
+        self.stats.prompt_tokens = count(usage.get("prompt_tokens"))
+        self.stats.completion_tokens = count(usage.get("completion_tokens"))
+        self.stats.total_tokens = count(usage.get("total_tokens"))
+        if isinstance(details := usage.get("prompt_tokens_details"), dict):
+            self.stats.cached_tokens = count(details.get("cached_tokens"))
 
     def _text(
         self, content: str, thinking: str
@@ -267,24 +271,25 @@ class _ToolCallAssembler:
         """Return whether a tool call is pending."""
         return bool(self._calls)
 
-    def add(self, fragments: list[ChoiceDeltaToolCall]) -> None:
+    def add(self, fragments: list[Fields]) -> None:
         """Add the tool call fragments of one chunk."""
         for fragment in fragments:
-            call = self._by_index.get(fragment.index)
+            index = fragment_index(fragment)
+            call_id = text(fragment, "id")
+            call = self._by_index.get(index)
             # Ollama gives every call of a response index 0 (ollama#15457) and
             # older versions no index at all, but each call its own id.
-            if call is None or (fragment.id and call.id and fragment.id != call.id):
+            if call is None or (call_id and call.id and call_id != call.id):
                 call = _PendingToolCall()
                 self._calls.append(call)
-                self._by_index[fragment.index] = call
-            if fragment.id and not call.id:
-                call.id = fragment.id
-            if (function := fragment.function) is None:
-                continue
-            if function.name and not call.name:
-                call.name = function.name
-            if function.arguments:
-                call.arguments.append(function.arguments)
+                self._by_index[index] = call
+            if call_id and not call.id:
+                call.id = call_id
+            function = fields(fragment.get("function"))
+            if (name := text(function, "name")) and not call.name:
+                call.name = name
+            if arguments := text(function, "arguments"):
+                call.arguments.append(arguments)
 
     def add_text_call(self, call: TextToolCall) -> None:
         """Add a whole tool call that the model wrote as text."""
@@ -307,15 +312,3 @@ class _ToolCallAssembler:
         self._by_index.clear()
         stats.tool_calls += len(tool_inputs)
         return tool_inputs
-
-
-def _count(value: object) -> int | None:
-    """Return a token count a server reported, if it is a whole number of tokens."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None
-
-
-def delta_of(choice: Choice) -> ChoiceDelta:
-    """Return a chunk choice's delta; Azure's content filter annotations have none."""
-    return choice.delta or ChoiceDelta()

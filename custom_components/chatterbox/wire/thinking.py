@@ -6,7 +6,7 @@ leave it in the content between <think> tags.
 
 from typing import Final
 
-from openai.types.chat.chat_completion_chunk import ChoiceDelta
+from .chunks import Fields, text
 
 THINK_OPEN: Final = "<think>"
 THINK_CLOSE: Final = "</think>"
@@ -16,12 +16,11 @@ THINK_CLOSE: Final = "</think>"
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 
 
-def reasoning(delta: ChoiceDelta) -> str:
+def reasoning(delta: Fields) -> str:
     """Return the reasoning text of a delta from its non-standard fields."""
-    extra = delta.model_extra or {}
     for name in REASONING_FIELDS:
-        if isinstance(text := extra.get(name), str) and text:
-            return text
+        if thought := text(delta, name):
+            return thought
     return ""
 
 

@@ -137,8 +137,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         finally:
             answering.discard(conversation_id)
             usage.end()
-            # The sensors learn of the turn right after the answer is out:
-            # their state writes are no part of what the user waits for.
+            # The sensors learn of the turn in a callback of its own: an error
+            # in one of them is logged, and cannot become the turn's.
             self.hass.loop.call_soon(
                 usage.async_announce, self.hass, self.subentry.subentry_id
             )

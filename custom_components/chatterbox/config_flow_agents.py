@@ -45,6 +45,7 @@ from .const import (
     CONF_MEMORY_HOURS,
     CONF_SENSITIVE_KINDS,
     CONF_SPEECH,
+    CONF_STATES_IN_VIEW,
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
     CONF_TOP_P,
@@ -87,6 +88,7 @@ ADVANCED_OPTIONS = (
     CONF_EXTRA_BODY,
     CONF_UNATTENDED,
     CONF_SENSITIVE_KINDS,
+    CONF_STATES_IN_VIEW,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -98,6 +100,7 @@ UNSAVED_DEFAULTS = {
     CONF_CONFIRM: True,
     CONF_UNATTENDED: UNATTENDED_REFUSE,
     CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
+    CONF_STATES_IN_VIEW: True,
 }
 
 
@@ -300,6 +303,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 mode=SelectSelectorMode.LIST,
                             )
                         ),
+                        probatio.Optional(
+                            CONF_STATES_IN_VIEW, default=True
+                        ): BooleanSelector(),
                     }
                 ),
                 {"collapsed": True},
@@ -337,6 +343,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_CONFIRM,
             CONF_UNATTENDED,
             CONF_SENSITIVE_KINDS,
+            CONF_STATES_IN_VIEW,
         }
     )
 

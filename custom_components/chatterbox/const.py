@@ -27,6 +27,7 @@ CONF_UNATTENDED: Final = "unattended_sensitive"
 UNATTENDED_REFUSE: Final = "refuse"
 UNATTENDED_ALLOW: Final = "allow"
 CONF_SENSITIVE_KINDS: Final = "sensitive_kinds"
+CONF_STATES_IN_VIEW: Final = "states_in_view"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"

@@ -140,3 +140,13 @@ CONFIRMATION_NEEDED: Final = (
     "Not done: to {action} needs the user's yes first. The user is asked, and a "
     "yes runs it."
 )
+
+# The states of what the request names, after the user's words in this request
+# and every later one: at the end of the request they leave the prompt cache
+# valid, and kept in place they keep it valid in the next turn too.
+STATES_IN_VIEW: Final = (
+    "(The states of the devices and areas named above, as they were when this "
+    "was said: answer a question about them from these, and use tools to change "
+    "them.)\n"
+    "{states}"
+)

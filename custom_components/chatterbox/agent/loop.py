@@ -32,7 +32,7 @@ from ..usage import TurnUsage
 from ..wire.stream import StreamStats
 from .decision import AskUser, Decision, Fail, RunAgain, decide
 from .observe import observe_round
-from .request import async_build_request
+from .request import async_build_request, note_states
 from .response import read_response, text_call_parser
 from .transport import async_send, async_stream_into_log
 from .turn import Turn, keep_recent, read_images
@@ -59,6 +59,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     )
     with guard_tools(chat_log, confirmation) as guard:
         await async_run_confirmed(chat_log, agent.entity_id, confirmation)
+        note_states(agent, chat_log)
         turn = await _async_start(agent, chat_log, guard, recalled, structure)
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)
         # RESPONSE_COMPOSITION

@@ -15,12 +15,14 @@ from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolPara
 
 from homeassistant.components import conversation
 from homeassistant.const import CONF_MODEL
+from homeassistant.helpers import llm
 
 from ..const import (
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_TOKENS,
+    CONF_STATES_IN_VIEW,
     CONF_TEMPERATURE,
     CONF_TOOL_MODE,
     CONF_TOP_P,
@@ -32,6 +34,8 @@ from ..const import (
     TOOL_RESULT_LIMIT,
 )
 from ..context.fit import Compaction, fit
+from ..context.in_view import states_note
+from ..context.mentions import find_mentions
 from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
@@ -67,6 +71,8 @@ async def async_build_request(
         if not left:
             request["tool_choice"] = "none"
     messages = _capped(content_to_messages(chat_log.content, turn.images), turn)
+    if notes := agent.conversations.states.get(chat_log.conversation_id):
+        _add_states(messages, notes)
     if turn.recalled:
         # Before fitting, so the budget counts it; it stays for the whole
         # conversation, so the prompt prefix stays stable for the cache.
@@ -90,6 +96,53 @@ async def async_build_request(
             WRAP_UP_NOTE.format(left=left) if left else FINAL_NOTE,
         )
     return request
+
+
+def note_states(agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog) -> None:
+    """Put the states of what the user's message names after it, from now on.
+
+    Only an agent with the Assist API reads the home: it has the tools to act
+    on what it sees, and only entities exposed to Assist are ever shown.
+    """
+    api = chat_log.llm_api
+    if (
+        api is None
+        or llm.LLM_API_ASSIST not in api.api.id.split("|")
+        or not agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
+    ):
+        return
+    said = [c for c in chat_log.content if isinstance(c, conversation.UserContent)]
+    if not said:
+        return
+    mentions = find_mentions(agent.hass, said[-1].content)
+    if (note := states_note(agent.hass, mentions)) is None:
+        return
+    notes = agent.conversations.states.get(chat_log.conversation_id, {})
+    notes[len(said) - 1] = note
+    keep_recent(agent.conversations.states, chat_log.conversation_id, notes)
+    chat_log.async_trace(
+        {
+            "chatterbox_states_in_view": {
+                "entities": list(mentions.entities),
+                "areas": list(mentions.areas),
+            }
+        }
+    )
+
+
+def _add_states(
+    messages: list[ChatCompletionMessageParam], notes: Mapping[int, str]
+) -> None:
+    """Add each user message's states note after its words, as when first sent."""
+    number = -1
+    for index, message in enumerate(messages):
+        if message["role"] != "user":
+            continue
+        number += 1
+        if (note := notes.get(number)) is not None and isinstance(
+            content := message["content"], str
+        ):
+            messages[index] = {"role": "user", "content": f"{content}\n\n{note}"}
 
 
 def tools_in_prompt(agent: ChatterboxLLMEntity) -> bool:

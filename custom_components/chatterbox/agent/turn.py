@@ -51,11 +51,14 @@ class Conversations:
     """Who each conversation belongs to: the user of its first turn."""
     answering: set[str] = field(default_factory=set)
     """The conversations with a turn under way."""
+    states: dict[str, dict[int, str]] = field(default_factory=dict)
+    """The states note of each user message that named something, by its
+    number among the conversation's user messages: sent after it every time."""
 
     @callback
     def forget(self, conversation_id: str) -> None:
         """Drop what is kept of one conversation's turns."""
-        for kept in (self.compactions, self.recalled, self.pending):
+        for kept in (self.compactions, self.recalled, self.pending, self.states):
             kept.pop(conversation_id, None)
 
 

@@ -366,3 +366,34 @@ async def test_sensitive_kinds_are_saved_only_when_changed(
         assert result["reason"] == "reconfigure_successful"
         assert loaded_entry.subentries[AGENT_ID].data == expected
         await hass.async_block_till_done()
+
+
+async def test_grounding_settings_are_on_unless_turned_off(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """States in view and answering questions are on by default, and unsaved."""
+    saved = {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10}
+    for advanced, expected in (
+        ({"states_in_view": True, "answer_questions": True}, saved),
+        (
+            {"states_in_view": False, "answer_questions": False},
+            saved | {"states_in_view": False, "answer_questions": False},
+        ),
+    ):
+        result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+        result = await hass.config_entries.subentries.async_configure(
+            result["flow_id"], {**saved, SECTION_ADVANCED: advanced}
+        )
+        assert result["reason"] == "reconfigure_successful"
+        assert loaded_entry.subentries[AGENT_ID].data == expected
+        await hass.async_block_till_done()
+
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, "ai_task_data"),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    advanced_fields = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+    assert not {str(key) for key in advanced_fields} & {
+        "states_in_view",
+        "answer_questions",
+    }

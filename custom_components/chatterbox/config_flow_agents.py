@@ -34,6 +34,7 @@ from homeassistant.helpers.selector import (
 )
 
 from .const import (
+    CONF_ANSWER_QUESTIONS,
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
@@ -89,6 +90,7 @@ ADVANCED_OPTIONS = (
     CONF_UNATTENDED,
     CONF_SENSITIVE_KINDS,
     CONF_STATES_IN_VIEW,
+    CONF_ANSWER_QUESTIONS,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -101,6 +103,7 @@ UNSAVED_DEFAULTS = {
     CONF_UNATTENDED: UNATTENDED_REFUSE,
     CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
     CONF_STATES_IN_VIEW: True,
+    CONF_ANSWER_QUESTIONS: True,
 }
 
 
@@ -306,6 +309,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                         probatio.Optional(
                             CONF_STATES_IN_VIEW, default=True
                         ): BooleanSelector(),
+                        probatio.Optional(
+                            CONF_ANSWER_QUESTIONS, default=True
+                        ): BooleanSelector(),
                     }
                 ),
                 {"collapsed": True},
@@ -344,6 +350,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_UNATTENDED,
             CONF_SENSITIVE_KINDS,
             CONF_STATES_IN_VIEW,
+            CONF_ANSWER_QUESTIONS,
         }
     )
 

@@ -136,6 +136,10 @@ NOT_ALLOWED: Final = (
     "Not done: to {action} needs a person to confirm it, and this request came "
     "from an automation. Say that it was not done."
 )
+QUESTION_NOT_COMMAND: Final = (
+    'Not done: the user asked a question, not for a change: "{asked}". Now: '
+    "{states}. Answer the question from this, and change nothing."
+)
 CONFIRMATION_NEEDED: Final = (
     "Not done: to {action} needs the user's yes first. The user is asked, and a "
     "yes runs it."

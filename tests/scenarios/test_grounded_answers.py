@@ -14,9 +14,14 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 
-from custom_components.chatterbox.const import CONF_MAX_ITERATIONS, CONF_STATES_IN_VIEW
-from tests.helpers.common import MODELS, ask
-from tests.helpers.llm_server import LLMServer, Text
+from custom_components.chatterbox.const import (
+    CONF_ANSWER_QUESTIONS,
+    CONF_MAX_ITERATIONS,
+    CONF_STATES_IN_VIEW,
+)
+from tests.helpers.common import MODELS, ask, tool_result
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.sensitive import UNLOCK, say
 
 
 def speech(result: conversation.ConversationResult) -> str:
@@ -119,3 +124,77 @@ async def test_no_states_with_the_option_off_or_without_assist(
     await ask(hass, "Is the front door locked?")
 
     assert user_messages(llm_server.last_chat_request) == ["Is the front door locked?"]
+
+
+# A question is not a command
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_question_answered_with_an_unlock_is_answered(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks whether the door is locked; the model calls unlock.
+
+    The call is refused before any question about confirmation, the model
+    reads what was asked and the door's state, and the user hears the answer.
+    The door stays locked, and nobody is asked "Do you want me to unlock …?",
+    though the question comes from a voice satellite, where a yes could be said.
+    """
+    llm_server.reply(ToolCalls([UNLOCK]), Text("Yes, the front door is locked."))
+
+    result = await say(hass, "Is the front door locked?")
+
+    assert speech(result) == "Yes, the front door is locked."
+    assert hass.states.get("lock.front_door").state == "locked"
+    answer_request = llm_server.last_chat_request
+    (refusal,) = [m for m in answer_request["messages"] if m["role"] == "tool"]
+    told = tool_result(refusal["content"])["data"]
+    assert told["error"] == "QuestionNotCommand"
+    assert '"Is the front door locked?"' in told["error_text"]
+    assert "Now: Front door (lock): locked." in told["error_text"]
+    # Asked for the answer, without tools.
+    assert answer_request["tool_choice"] == "none"
+    (detail,) = traced("chatterbox_question_not_command")
+    # HA 2026.11 names intent tools intent__HassTurnOff; 2026.10 HassTurnOff.
+    assert detail["tool"].endswith("HassTurnOff")
+    assert detail["states"] == ["Front door (lock): locked"]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_polite_command_is_still_a_command(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks "Can you turn on the kitchen light?": the light goes on."""
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})]),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Can you turn on the kitchen light?")
+
+    assert speech(result) == "The kitchen light is on."
+    assert hass.states.get("light.kitchen_light").state == "on"
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_LLM_HASS_API: ["assist"],
+            CONF_MAX_ITERATIONS: 10,
+            CONF_ANSWER_QUESTIONS: False,
+        }
+    ],
+)
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_with_the_option_off_a_question_may_act(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """With the option off, the call goes on to the confirmation, as before."""
+    llm_server.reply(ToolCalls([UNLOCK]))
+
+    result = await say(hass, "Is the front door locked?")
+
+    assert speech(result) == "Do you want me to unlock Front door?"
+    assert hass.states.get("lock.front_door").state == "locked"

@@ -56,15 +56,17 @@ async def test_unlocking_waits_for_yes(
 async def test_a_state_question_cannot_borrow_the_users_yes(
     hass: HomeAssistant, llm_server: LLMServer, guarded_home: dict[str, str]
 ) -> None:
-    """User asks whether the door is locked; the model reaches for the unlock.
+    """User asks to check the door; the model reaches for the unlock.
 
     The model's words come first ("The front door is locked."), then the
     agent's own question, so the user knows what a yes would do. "Yes,
     thanks", agreeing with the first sentence, is no yes: the door stays locked.
+    (Asked as a question, the call would not even be held: see
+    tests/scenarios/test_grounded_answers.py.)
     """
     llm_server.reply(ToolCalls([UNLOCK], content="The front door is locked. "))
 
-    assert heard(await say(hass, "Is the front door locked?")) == QUESTION
+    assert heard(await say(hass, "Check the front door for me")) == QUESTION
 
     llm_server.reply(Text("You're welcome."))
     await say(hass, "Yes, thanks")

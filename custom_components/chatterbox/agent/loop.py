@@ -28,6 +28,7 @@ from ..tools.confirm import (
     confirmation_for,
 )
 from ..tools.guard import ToolGuard, ToolTally, guard_tools
+from ..tools.questions import state_question_for
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
 from .decision import AskUser, Decision, Fail, RunAgain, decide
@@ -57,7 +58,8 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     confirmation = confirmation_for(
         agent.hass, agent.subentry.data, chat_log, question, attended=attended
     )
-    with guard_tools(chat_log, confirmation) as guard:
+    asked = state_question_for(agent.hass, agent.subentry.data, chat_log)
+    with guard_tools(chat_log, confirmation, asked) as guard:
         await async_run_confirmed(chat_log, agent.entity_id, confirmation)
         note_states(agent, chat_log)
         turn = await _async_start(agent, chat_log, guard, recalled, structure)

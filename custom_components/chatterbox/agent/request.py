@@ -118,7 +118,7 @@ def note_states(agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog) -> N
     if (note := states_note(agent.hass, mentions)) is None:
         return
     notes = agent.conversations.states.get(chat_log.conversation_id, {})
-    notes[len(said) - 1] = note
+    notes[len(said) - 1, said[-1].content] = note
     keep_recent(agent.conversations.states, chat_log.conversation_id, notes)
     chat_log.async_trace(
         {
@@ -131,17 +131,21 @@ def note_states(agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog) -> N
 
 
 def _add_states(
-    messages: list[ChatCompletionMessageParam], notes: Mapping[int, str]
+    messages: list[ChatCompletionMessageParam], notes: Mapping[tuple[int, str], str]
 ) -> None:
-    """Add each user message's states note after its words, as when first sent."""
+    """Add each user message's states note after its words, as when first sent.
+
+    A note belongs to the user message of its number and words: Home Assistant
+    2026.10 drops a failed turn from the chat log, and the next message takes
+    its number.
+    """
     number = -1
     for index, message in enumerate(messages):
         if message["role"] != "user":
             continue
         number += 1
-        if (note := notes.get(number)) is not None and isinstance(
-            content := message["content"], str
-        ):
+        content = message["content"]
+        if isinstance(content, str) and (note := notes.get((number, content))):
             messages[index] = {"role": "user", "content": f"{content}\n\n{note}"}
 
 

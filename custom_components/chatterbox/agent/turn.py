@@ -51,9 +51,10 @@ class Conversations:
     """Who each conversation belongs to: the user of its first turn."""
     answering: set[str] = field(default_factory=set)
     """The conversations with a turn under way."""
-    states: dict[str, dict[int, str]] = field(default_factory=dict)
+    states: dict[str, dict[tuple[int, str], str]] = field(default_factory=dict)
     """The states note of each user message that named something, by its
-    number among the conversation's user messages: sent after it every time."""
+    number among the conversation's user messages and its words: sent after
+    it every time."""
 
     @callback
     def forget(self, conversation_id: str) -> None:

@@ -44,7 +44,7 @@ _MAX_VALUE_CHARS: Final = 80
 def states_note(hass: HomeAssistant, mentions: Mentions) -> str | None:
     """Return the note with the states of what the request names, if any."""
     lines = [
-        _describe(hass, state)
+        f"- {describe_state(hass, state)}"
         for entity_id in mentions.entities
         if (state := hass.states.get(entity_id)) is not None
     ]
@@ -53,7 +53,7 @@ def states_note(hass: HomeAssistant, mentions: Mentions) -> str | None:
     return STATES_IN_VIEW.format(states="\n".join(lines))
 
 
-def _describe(hass: HomeAssistant, state: State) -> str:
+def describe_state(hass: HomeAssistant, state: State) -> str:
     """Say one entity's state: "Front door (lock in Hallway): locked"."""
     kind = state.domain
     if (area := _area_name(hass, state.entity_id)) is not None:
@@ -62,7 +62,7 @@ def _describe(hass: HomeAssistant, state: State) -> str:
     if unit := state.attributes.get(ATTR_UNIT_OF_MEASUREMENT):
         value = f"{value} {unit}"
     details = [value, *_details(state)]
-    return f"- {state.name} ({kind}): {', '.join(details)}"
+    return f"{state.name} ({kind}): {', '.join(details)}"
 
 
 def _details(state: State) -> Sequence[str]:

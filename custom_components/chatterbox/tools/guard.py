@@ -25,8 +25,9 @@ from ..prompts import (
 )
 from ..wire.schema import format_tool
 from .arguments import UnreadableCall, by_area, drop_unmeant_arguments
-from .confirm import Confirmation, PendingCall
+from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
+from .questions import StateQuestion
 from .results import error_result
 
 # How long one tool may run before the model is told it hung.
@@ -68,7 +69,10 @@ class ToolGuard(llm.APIInstance):
     """
 
     def __init__(
-        self, inner: llm.APIInstance, confirmation: Confirmation | None
+        self,
+        inner: llm.APIInstance,
+        confirmation: Confirmation | None,
+        question: StateQuestion | None = None,
     ) -> None:
         """Wrap the API instance the chat log was given for this turn."""
         super().__init__(
@@ -81,6 +85,8 @@ class ToolGuard(llm.APIInstance):
         self.inner = inner
         self.confirmation = confirmation
         """The turn's sensitive-action policy; None lets every call run."""
+        self.question = question
+        """The turn's question about the home, which no call may change."""
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
         self.specs = [format_tool(tool, self.custom_serializer) for tool in self.tools]
@@ -137,13 +143,27 @@ class ToolGuard(llm.APIInstance):
         ):
             self._answer_now = True
             return error_result(REPEATED_CALL, REPEATED.format(name=name))
-        if self.confirmation is not None:
-            tool = self._by_name[resolved]
-            if (refusal := self.confirmation.review(tool, tool_input)) is not None:
-                self._answer_now |= refusal.final
-                return refusal.result
+        if (refusal := self._review(resolved, tool_input)) is not None:
+            self._answer_now |= refusal.final
+            return refusal.result
         self._calls[key] += 1
         return await self._async_run_once(key, tool_input)
+
+    def _review(self, name: str, tool_input: llm.ToolInput) -> Refusal | None:
+        """Return why a call may not run now, or None when it may.
+
+        A question about the home comes first: it is answered, not asked about.
+        """
+        tool = self._by_name[name]
+        if self.question is not None and (
+            refused := self.question.review(
+                tool, tool_input.tool_args, self.llm_context
+            )
+        ):
+            return Refusal(refused, final=True)
+        if self.confirmation is not None:
+            return self.confirmation.review(tool, tool_input)
+        return None
 
     async def _async_run_once(
         self, key: tuple[str, str], tool_input: llm.ToolInput
@@ -231,7 +251,9 @@ class ToolGuard(llm.APIInstance):
 
 @contextmanager
 def guard_tools(
-    chat_log: conversation.ChatLog, confirmation: Confirmation | None
+    chat_log: conversation.ChatLog,
+    confirmation: Confirmation | None,
+    question: StateQuestion | None = None,
 ) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
@@ -241,7 +263,7 @@ def guard_tools(
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation)
+    guard = ToolGuard(inner, confirmation, question)
     chat_log.llm_api = guard
     try:
         yield guard

@@ -1,0 +1,209 @@
+"""A question about the home is answered, not acted on.
+
+Small models answer "is the front door locked?" by calling the lock's tools.
+When everything the user said is a question about a state, a call that would
+change something is refused before it runs (and before any question about
+confirmation), with what was asked and the current states of what the call
+would reach, and the model is asked for its answer.
+
+A sentence is a question when it starts with a question word or a verb that
+opens a question in the conversation's language or in English ("is", "what",
+"ist", "czy", "est-ce"). A request phrased as a question is still a request:
+one that starts with "can you", "kannst du", "czy możesz", "pourriez-vous" or
+"please" is not a question. A message with a command beside its question
+("Is it cold? Turn on the heater.") is not a question either. The words are
+data, one entry per language.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+import re
+from typing import Any, Final
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from ..const import CONF_ANSWER_QUESTIONS
+from ..context.in_view import describe_state
+from ..prompts import QUESTION_NOT_COMMAND
+from .results import error_result
+from .targets import reach
+
+
+def _words(text: str) -> frozenset[str]:
+    """Return the words of a list written as one line."""
+    return frozenset(text.split())
+
+
+_OPENERS: Final[Mapping[str, frozenset[str]]] = {
+    "en": _words(
+        "is are was were does do did has have what what's whats which how where "
+        "when who whose why"
+    ),
+    "de": _words(
+        "ist sind war waren hat haben läuft laufen brennt wie was welche "
+        "welcher welches wo wann wer warum"
+    ),
+    "pl": _words(
+        "czy jaki jaka jakie jaką ile co gdzie kiedy kto dlaczego który która które"
+    ),
+    "fr": _words(
+        "est est-ce sont quel quelle quels quelles combien où quand qui "
+        "pourquoi comment"
+    ),
+    "es": _words(
+        "está están es son hay cuál cuáles qué cuánto cuánta cuántos cuántas "
+        "dónde cuándo quién cómo"
+    ),
+    "it": _words(
+        "è sono c'è ci qual quale quali quanto quanta quanti dove quando chi "
+        "perché come"
+    ),
+    "nl": _words("is zijn staat staan brandt wat welke hoe waar wanneer wie waarom"),
+}
+# How a request phrased as a question starts.
+_POLITE: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
+    "en": (
+        ("can", "you"),
+        ("could", "you"),
+        ("would", "you"),
+        ("will", "you"),
+        ("can", "i"),
+        ("could", "i"),
+        ("is", "it", "possible"),
+        ("would", "it", "be"),
+        ("please",),
+    ),
+    "de": (
+        ("kannst", "du"),
+        ("könntest", "du"),
+        ("können", "sie"),
+        ("könnten", "sie"),
+        ("würdest", "du"),
+        ("würden", "sie"),
+        ("ist", "es", "möglich"),
+        ("bitte",),
+    ),
+    "pl": (
+        ("czy", "możesz"),
+        ("czy", "mógłbyś"),
+        ("czy", "mogłabyś"),
+        ("czy", "możecie"),
+        ("czy", "można"),
+        ("możesz",),
+        ("proszę",),
+    ),
+    "fr": (
+        ("peux", "tu"),
+        ("peux-tu",),
+        ("pouvez", "vous"),
+        ("pouvez-vous",),
+        ("pourrais", "tu"),
+        ("pourrais-tu",),
+        ("pourriez", "vous"),
+        ("pourriez-vous",),
+        ("est-ce", "que", "tu", "peux"),
+        ("est-ce", "que", "vous", "pouvez"),
+    ),
+    "es": (("puedes",), ("podrías",), ("puede",), ("podría",), ("por", "favor")),
+    "it": (("puoi",), ("potresti",), ("può",), ("potrebbe",), ("per", "favore")),
+    "nl": (
+        ("kun", "je"),
+        ("kan", "je"),
+        ("kunt", "u"),
+        ("zou", "je"),
+        ("wil", "je"),
+        ("alsjeblieft",),
+    ),
+}
+# The ends of sentences, with Spanish openers and full-width marks.
+_SENTENCE_END: Final = re.compile("[.!?;\u00bf\u00a1\u3002\uff1f\uff01]+")
+# Words, with their apostrophes (typed or typographic) and hyphens.
+_WORD: Final = re.compile("[\\w'\u2019-]+")
+# The longest message read: a question is short.
+_MAX_CHARS: Final = 500
+
+
+def state_question_for(
+    hass: HomeAssistant, options: Mapping[str, Any], chat_log: conversation.ChatLog
+) -> StateQuestion | None:
+    """Return the turn's question about the home; None when it asks for more."""
+    api = chat_log.llm_api
+    said = chat_log.content[-1]
+    if (
+        api is None
+        or not options.get(CONF_ANSWER_QUESTIONS, True)
+        or not isinstance(said, conversation.UserContent)
+        or not asks_about_state(said.content, api.llm_context.language or "en")
+    ):
+        return None
+    return StateQuestion(hass, said.content)
+
+
+def asks_about_state(text: str, language: str) -> bool:
+    """Tell whether everything said is a question, none of it a request."""
+    own = language.split("-", maxsplit=1)[0].casefold()
+    languages = list(dict.fromkeys((own, "en")))
+    sentences = [
+        words
+        for sentence in _SENTENCE_END.split(text[:_MAX_CHARS].casefold())
+        if (words := [w.replace("\u2019", "'") for w in _WORD.findall(sentence)])
+    ]
+    return bool(sentences) and all(
+        _is_question(words, languages) for words in sentences
+    )
+
+
+def _is_question(words: Sequence[str], languages: Sequence[str]) -> bool:
+    """Tell whether one sentence's words ask a question, not for something."""
+    for language in languages:
+        for polite in _POLITE.get(language, ()):
+            if tuple(words[: len(polite)]) == polite:
+                return False
+    return any(words[0] in _OPENERS.get(language, ()) for language in languages)
+
+
+@dataclass(frozen=True, slots=True)
+class StateQuestion:
+    """The turn's question about the home: calls that would change it wait."""
+
+    hass: HomeAssistant
+    asked: str
+    """What the user said."""
+
+    def review(
+        self, tool: llm.Tool, tool_args: Mapping[str, Any], context: llm.LLMContext
+    ) -> llm.ToolResult | None:
+        """Return why a call may not run in answer to the question, or None."""
+        if _only_reads(tool):
+            return None
+        reached = reach(self.hass, tool, tool_args, context)
+        if reached is not None and not reached.direct:
+            return None  # a calculator, a timer: nothing in the home changes
+        states = [
+            describe_state(self.hass, state)
+            for entity_id in sorted(reached.direct if reached else ())
+            if (state := self.hass.states.get(entity_id)) is not None
+        ]
+        trace.async_conversation_trace_append(
+            trace.ConversationTraceEventType.AGENT_DETAIL,
+            {"chatterbox_question_not_command": {"tool": tool.name, "states": states}},
+        )
+        return error_result(
+            "QuestionNotCommand",
+            QUESTION_NOT_COMMAND.format(
+                asked=self.asked, states="; ".join(states) or "unknown"
+            ),
+        )
+
+
+def _only_reads(tool: llm.Tool) -> bool:
+    """Tell whether a tool only reads: it says so, or it is one that gets.
+
+    Home Assistant declares nothing for its own tools; the ones that only read
+    are named so (HassGetState, HassGetWeather, GetLiveContext, GetDateTime).
+    """
+    bare = tool.name.rsplit("__", 1)[-1]
+    return tool.annotations.read_only or bare.startswith(("HassGet", "Get"))

@@ -368,17 +368,17 @@ async def test_sensitive_kinds_are_saved_only_when_changed(
         await hass.async_block_till_done()
 
 
+GROUNDING = ("states_in_view", "answer_questions", "answer_not_found")
+
+
 async def test_grounding_settings_are_on_unless_turned_off(
     hass: HomeAssistant, loaded_entry: MockConfigEntry
 ) -> None:
-    """States in view and answering questions are on by default, and unsaved."""
+    """The grounding settings are on by default, and unsaved; off is saved."""
     saved = {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10}
     for advanced, expected in (
-        ({"states_in_view": True, "answer_questions": True}, saved),
-        (
-            {"states_in_view": False, "answer_questions": False},
-            saved | {"states_in_view": False, "answer_questions": False},
-        ),
+        (dict.fromkeys(GROUNDING, True), saved),
+        (dict.fromkeys(GROUNDING, False), saved | dict.fromkeys(GROUNDING, False)),
     ):
         result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
         result = await hass.config_entries.subentries.async_configure(
@@ -393,7 +393,4 @@ async def test_grounding_settings_are_on_unless_turned_off(
         context={"source": config_entries.SOURCE_USER},
     )
     advanced_fields = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
-    assert not {str(key) for key in advanced_fields} & {
-        "states_in_view",
-        "answer_questions",
-    }
+    assert not {str(key) for key in advanced_fields} & set(GROUNDING)

@@ -34,6 +34,7 @@ from homeassistant.helpers.selector import (
 )
 
 from .const import (
+    CONF_ANSWER_NOT_FOUND,
     CONF_ANSWER_QUESTIONS,
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
@@ -91,6 +92,7 @@ ADVANCED_OPTIONS = (
     CONF_SENSITIVE_KINDS,
     CONF_STATES_IN_VIEW,
     CONF_ANSWER_QUESTIONS,
+    CONF_ANSWER_NOT_FOUND,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -104,6 +106,7 @@ UNSAVED_DEFAULTS = {
     CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
     CONF_STATES_IN_VIEW: True,
     CONF_ANSWER_QUESTIONS: True,
+    CONF_ANSWER_NOT_FOUND: True,
 }
 
 
@@ -312,6 +315,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                         probatio.Optional(
                             CONF_ANSWER_QUESTIONS, default=True
                         ): BooleanSelector(),
+                        probatio.Optional(
+                            CONF_ANSWER_NOT_FOUND, default=True
+                        ): BooleanSelector(),
                     }
                 ),
                 {"collapsed": True},
@@ -351,6 +357,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_SENSITIVE_KINDS,
             CONF_STATES_IN_VIEW,
             CONF_ANSWER_QUESTIONS,
+            CONF_ANSWER_NOT_FOUND,
         }
     )
 

@@ -12,6 +12,7 @@ from custom_components.chatterbox.agent.decision import (
     Answered,
     AskUser,
     Fail,
+    NotFound,
     RunAgain,
     decide,
 )
@@ -156,6 +157,22 @@ async def test_calls_on_the_last_round_fail_with_what_fits(
     decision = decide(spoke(calls=1), tally, chat_log, has_tools=True, left=0)
 
     assert decision == Fail(key)
+
+
+@pytest.mark.parametrize(
+    ("calls", "left"), [(1, 0), (0, 3)], ids=["calls-on-the-last-round", "silence"]
+)
+async def test_a_turn_that_found_no_such_device_says_so(
+    hass: HomeAssistant, calls: int, left: int
+) -> None:
+    """Nothing matched what the calls named: the turn ends in what was not found."""
+    tally = ToolTally(missing=("Hot tub",))
+
+    decision = decide(
+        spoke(calls=calls), tally, log_of(hass, FAILED), has_tools=True, left=left
+    )
+
+    assert decision == NotFound(("Hot tub",))
 
 
 async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:

@@ -13,13 +13,16 @@ from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
 
 from custom_components.chatterbox.const import (
+    CONF_ANSWER_NOT_FOUND,
     CONF_ANSWER_QUESTIONS,
     CONF_MAX_ITERATIONS,
     CONF_STATES_IN_VIEW,
 )
 from tests.helpers.common import MODELS, ask, tool_result
+from tests.helpers.faults import sentence
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import UNLOCK, say
 
@@ -198,3 +201,49 @@ async def test_with_the_option_off_a_question_may_act(
 
     assert speech(result) == "Do you want me to unlock Front door?"
     assert hass.states.get("lock.front_door").state == "locked"
+
+
+# An impossible request gets an answer
+
+SHORT_TURN = {
+    CONF_MODEL: MODELS[0],
+    CONF_LLM_HASS_API: ["assist"],
+    CONF_MAX_ITERATIONS: 2,
+}
+
+
+@pytest.mark.parametrize("agent_data", [SHORT_TURN])
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_device_the_home_does_not_have_is_answered(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks to turn on the hot tub; the model calls for it until the end.
+
+    No device matches. The user hears what was not found, as an answer, not
+    the error response of a fault.
+    """
+    hot_tub = ToolCalls([Call("HassTurnOn", {"name": "Hot tub"})])
+    llm_server.reply(hot_tub, hot_tub)
+
+    result = await ask(hass, "Turn on the hot tub")
+
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert speech(result) == "I couldn't find anything called Hot tub in your home."
+    assert hass.states.get("light.kitchen_light").state == "off"
+
+
+@pytest.mark.parametrize(
+    "agent_data", [SHORT_TURN | {CONF_ANSWER_NOT_FOUND: False}], ids=["option-off"]
+)
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_with_the_option_off_a_missing_device_is_an_error(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """With the option off, the user hears that it could not be done."""
+    hot_tub = ToolCalls([Call("HassTurnOn", {"name": "Hot tub"})])
+    llm_server.reply(hot_tub, hot_tub)
+
+    result = await ask(hass, "Turn on the hot tub")
+
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert speech(result) == sentence("could_not")

@@ -25,13 +25,20 @@ class AskUser:
 
 
 @dataclass(frozen=True, slots=True)
+class NotFound:
+    """The calls found no such device: the agent says what it could not find."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     """The turn ends without an answer; the user hears the error of this key."""
 
     key: str
 
 
-type Decision = Answered | RunAgain | AskUser | Fail
+type Decision = Answered | RunAgain | AskUser | NotFound | Fail
 
 
 def decide(  # noqa: PLR0911  # one return for each outcome
@@ -58,16 +65,29 @@ def decide(  # noqa: PLR0911  # one return for each outcome
                 "The model answered nothing to say (finish reason %s)",
                 stats.finish_reason,
             )
-            return Fail("empty_response")
+            return _not_done("empty_response", tally)
     elif not has_tools:
         LOGGER.warning("The model called tools, but this agent has none")
         return Fail("empty_response")
     elif not left:
         LOGGER.warning("The model still called tools on the turn's last round")
-        return Fail(_unfinished(chat_log, tally))
+        return _not_done(_unfinished(chat_log, tally), tally)
     if left and chat_log.unresponded_tool_results:
         return RunAgain()
     return Answered()
+
+
+def _not_done(key: str, tally: ToolTally) -> NotFound | Fail:
+    """End a turn that did not get done: said as not found, when nothing was.
+
+    A request for a device the home does not have is no fault of the server
+    or of the agent: the user hears what was not found, as a person would
+    tell them, rather than an error.
+    """
+    if tally.missing:
+        LOGGER.info("Nothing matched %s; saying so", ", ".join(tally.missing))
+        return NotFound(tally.missing)
+    return Fail(key)
 
 
 def _unfinished(chat_log: conversation.ChatLog, tally: ToolTally) -> str:

@@ -10,17 +10,20 @@ it for the user's yes), runs it, and the chat log keeps its result. The round
 ends in a Decision, a value; only RunAgain starts another round.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components import conversation
 
 from ..const import (
+    CONF_ANSWER_NOT_FOUND,
     CONF_MAX_ITERATIONS,
     CONF_SPEECH,
     DEFAULT_MAX_ITERATIONS,
     SUBENTRY_CONVERSATION,
 )
+from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
 from ..tools.confirm import (
     async_ask_for_yes,
@@ -31,7 +34,7 @@ from ..tools.guard import ToolGuard, ToolTally, guard_tools
 from ..tools.questions import state_question_for
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
-from .decision import AskUser, Decision, Fail, RunAgain, decide
+from .decision import AskUser, Decision, Fail, NotFound, RunAgain, decide
 from .observe import observe_round
 from .request import async_build_request, note_states
 from .response import read_response, text_call_parser
@@ -74,9 +77,28 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                     chat_log.conversation_id,
                     await async_ask_for_yes(chat_log, agent.entity_id, confirmation),
                 )
+            case NotFound(names) if agent.subentry.data.get(
+                CONF_ANSWER_NOT_FOUND, True
+            ):
+                # Not an error: the home has no such device.
+                await _async_say_not_found(agent, chat_log, names)
+            case NotFound():
+                raise user_error("could_not")
             case Fail(key):
                 raise user_error(key)
     # OUTPUT: the answer is the chat log's last message, for the caller.
+
+
+async def _async_say_not_found(
+    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, names: Sequence[str]
+) -> None:
+    """Answer with what the home does not have, in the conversation's language."""
+    api = chat_log.llm_api
+    language = (api.llm_context.language if api else None) or "en"
+    sentence = await async_phrase(
+        agent.hass, language, "not_found", names=", ".join(names)
+    )
+    await async_say(chat_log, agent.entity_id, sentence)
 
 
 async def _async_rounds(

@@ -8,7 +8,7 @@ other answer drops them, and a model that reaches for one again in that turn
 is told it was declined.
 """
 
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ from ..const import (
     CONF_UNATTENDED,
     UNATTENDED_ALLOW,
 )
+from ..phrases import async_say
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
 from ..server.errors import user_error
 from .answers import is_yes
@@ -178,18 +179,9 @@ async def async_run_confirmed(
 async def async_ask_for_yes(
     chat_log: conversation.ChatLog, agent_id: str, confirmation: Confirmation
 ) -> Question:
-    """End the turn with the question the held calls wait on; return it.
-
-    As a streamed message, so a voice pipeline that already speaks the model's
-    words speaks the question after them.
-    """
+    """End the turn with the question the held calls wait on; return it."""
     actions = and_list([call.action for call in confirmation.held])
-    text = str(user_error("confirm_action", action=actions))
-
-    async def deltas() -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
-        yield {"role": "assistant"}
-        yield {"content": text}
-
-    async for _content in chat_log.async_add_delta_content_stream(agent_id, deltas()):
-        pass
+    await async_say(
+        chat_log, agent_id, str(user_error("confirm_action", action=actions))
+    )
     return Question(confirmation.asked, len(chat_log.content), tuple(confirmation.held))

@@ -24,7 +24,12 @@ from ..prompts import (
     UNREADABLE_ARGUMENTS,
 )
 from ..wire.schema import format_tool
-from .arguments import UnreadableCall, by_area, drop_unmeant_arguments
+from .arguments import (
+    UnreadableCall,
+    by_area,
+    drop_unmeant_arguments,
+    missing_names,
+)
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
 from .questions import StateQuestion
@@ -57,6 +62,8 @@ class ToolTally:
     """The next request asks for the answer, without tools: a call was refused
     as a repeat (the model goes round in circles), calls failed
     MAX_FAILED_CALLS times, or a sensitive call was refused for good."""
+    missing: tuple[str, ...] = ()
+    """What the turn's calls named that the home does not have, as named."""
 
 
 class ToolGuard(llm.APIInstance):
@@ -100,6 +107,7 @@ class ToolGuard(llm.APIInstance):
         self._calls: Counter[tuple[str, str]] = Counter()
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
+        self._missing: list[str] = []
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -116,7 +124,9 @@ class ToolGuard(llm.APIInstance):
     def tally(self) -> ToolTally:
         """Say what the turn's calls have come to so far."""
         held = self.confirmation.held if self.confirmation is not None else ()
-        return ToolTally(tuple(held), answer_now=self._answer_now)
+        return ToolTally(
+            tuple(held), answer_now=self._answer_now, missing=tuple(self._missing)
+        )
 
     async def _async_call(self, tool_input: llm.ToolInput) -> llm.ToolResult:
         """Check a call, then run it."""
@@ -186,6 +196,12 @@ class ToolGuard(llm.APIInstance):
             retried = await self._async_call(replace(tool_input, tool_args=meant))
             if not retried.error:
                 return retried
+        if result.data.get("error") == NO_MATCH:
+            self._missing.extend(
+                name
+                for name in missing_names(tool_input.tool_args)
+                if name not in self._missing
+            )
         return result
 
     def _area_names(self) -> list[str]:

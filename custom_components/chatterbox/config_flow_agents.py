@@ -36,6 +36,7 @@ from homeassistant.helpers.selector import (
 from .const import (
     CONF_ANSWER_NOT_FOUND,
     CONF_ANSWER_QUESTIONS,
+    CONF_CHECK_CLAIMS,
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
@@ -93,6 +94,7 @@ ADVANCED_OPTIONS = (
     CONF_STATES_IN_VIEW,
     CONF_ANSWER_QUESTIONS,
     CONF_ANSWER_NOT_FOUND,
+    CONF_CHECK_CLAIMS,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -107,6 +109,7 @@ UNSAVED_DEFAULTS = {
     CONF_STATES_IN_VIEW: True,
     CONF_ANSWER_QUESTIONS: True,
     CONF_ANSWER_NOT_FOUND: True,
+    CONF_CHECK_CLAIMS: True,
 }
 
 
@@ -318,6 +321,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                         probatio.Optional(
                             CONF_ANSWER_NOT_FOUND, default=True
                         ): BooleanSelector(),
+                        probatio.Optional(
+                            CONF_CHECK_CLAIMS, default=True
+                        ): BooleanSelector(),
                     }
                 ),
                 {"collapsed": True},
@@ -358,6 +364,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_STATES_IN_VIEW,
             CONF_ANSWER_QUESTIONS,
             CONF_ANSWER_NOT_FOUND,
+            CONF_CHECK_CLAIMS,
         }
     )
 

@@ -101,6 +101,12 @@ FINAL_NOTE: Final = (
     "user now with what you know, or ask them for what you need."
 )
 
+# An answer that says something was done when no call did it.
+CLAIM_NOTE: Final = (
+    "Note: you said something was done, but no tool call did it in this turn, "
+    "so nothing changed. Call the tool now, or tell the user you could not do it."
+)
+
 # Structured answers (AI Task), asked for in words where a server refuses
 # response_format, and asked for again when an answer does not fit.
 SCHEMA_NOTE: Final = (

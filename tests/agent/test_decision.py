@@ -13,9 +13,12 @@ from custom_components.chatterbox.agent.decision import (
     AskUser,
     Fail,
     NotFound,
+    NothingDone,
     RunAgain,
     decide,
 )
+from custom_components.chatterbox.prompts import CLAIM_NOTE
+from custom_components.chatterbox.tools.claims import ClaimCheck
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
 from custom_components.chatterbox.wire.stream import StreamStats
@@ -173,6 +176,69 @@ async def test_a_turn_that_found_no_such_device_says_so(
     )
 
     assert decision == NotFound(("Hot tub",))
+
+
+def answered(chat_log: conversation.ChatLog, *answers: str) -> conversation.ChatLog:
+    """Add the model's answers, each as a message of its own, to the chat log."""
+    for answer in answers:
+        chat_log.content.append(conversation.AssistantContent(AGENT, answer))
+    return chat_log
+
+
+@pytest.mark.parametrize(
+    ("answers", "tally", "left", "expected"),
+    [
+        pytest.param(
+            ("It has been turned on.",),
+            ToolTally(),
+            3,
+            RunAgain(CLAIM_NOTE),
+            id="claim-once",
+        ),
+        pytest.param(
+            ("Done.", "It has been turned on."),
+            ToolTally(),
+            3,
+            NothingDone(),
+            id="claim-again",
+        ),
+        pytest.param(
+            ("It has been turned on.",),
+            ToolTally(),
+            0,
+            NothingDone(),
+            id="claim-on-the-last-round",
+        ),
+        pytest.param(
+            ("It has been turned on.",),
+            ToolTally(acted=True),
+            3,
+            Answered(),
+            id="a-call-acted",
+        ),
+        pytest.param(("It is already on.",), ToolTally(), 3, Answered(), id="no-claim"),
+    ],
+)
+async def test_a_claim_needs_a_call_that_acted(
+    hass: HomeAssistant,
+    answers: tuple[str, ...],
+    tally: ToolTally,
+    left: int,
+    expected: RunAgain | NothingDone | Answered,
+) -> None:
+    """An answer that says it was done, when no call did it, is not the answer."""
+    chat_log = answered(log_of(hass), *answers)
+
+    decision = decide(
+        spoke(20),
+        tally,
+        chat_log,
+        has_tools=True,
+        left=left,
+        claims=ClaimCheck("en"),
+    )
+
+    assert decision == expected
 
 
 async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:

@@ -18,6 +18,7 @@ from homeassistant.helpers import intent
 from custom_components.chatterbox.const import (
     CONF_ANSWER_NOT_FOUND,
     CONF_ANSWER_QUESTIONS,
+    CONF_CHECK_CLAIMS,
     CONF_MAX_ITERATIONS,
     CONF_STATES_IN_VIEW,
 )
@@ -230,6 +231,7 @@ async def test_a_device_the_home_does_not_have_is_answered(
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
     assert speech(result) == "I couldn't find anything called Hot tub in your home."
     assert hass.states.get("light.kitchen_light").state == "off"
+    assert traced("chatterbox_not_found") == [{"names": ["Hot tub"]}]
 
 
 @pytest.mark.parametrize(
@@ -247,3 +249,74 @@ async def test_with_the_option_off_a_missing_device_is_an_error(
 
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert speech(result) == sentence("could_not")
+
+
+# No claim without an action
+
+TURN_ON_LIGHT = ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})])
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_claim_without_a_call_gets_one_more_round(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light; the model says it is on, without a call.
+
+    It is told that nothing changed, calls the tool, and the light is on.
+    """
+    llm_server.reply(
+        Text("The kitchen light has been turned on."),
+        TURN_ON_LIGHT,
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert speech(result) == "The kitchen light is on."
+    assert hass.states.get("light.kitchen_light").state == "on"
+    corrected = llm_server.chat_requests[1]["messages"]
+    assert corrected[-2] == {
+        "role": "assistant",
+        "content": "The kitchen light has been turned on.",
+    }
+    assert corrected[-1]["role"] == "user"
+    assert "no tool call did it" in corrected[-1]["content"]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_claim_made_twice_is_not_passed_on(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """The model claims it again: the user hears that nothing was changed."""
+    llm_server.reply(
+        Text("Done, the kitchen light has been turned on."),
+        Text("I've turned the kitchen light on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert speech(result) == "Sorry, that was not done: nothing was changed."
+    assert hass.states.get("light.kitchen_light").state == "off"
+    assert len(llm_server.chat_requests) == 2
+    assert [check["again"] for check in traced("chatterbox_claim_without_action")] == [
+        True,
+        False,
+    ]
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [SHORT_TURN | {CONF_CHECK_CLAIMS: False}],
+    ids=["option-off"],
+)
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_with_the_option_off_a_claim_is_passed_on(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """With the option off, the answer goes to the user as the model wrote it."""
+    llm_server.reply(Text("The kitchen light has been turned on."))
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert speech(result) == "The kitchen light has been turned on."
+    assert len(llm_server.chat_requests) == 1

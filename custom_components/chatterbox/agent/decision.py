@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from homeassistant.components import conversation
 
 from ..const import LOGGER
+from ..prompts import CLAIM_NOTE
+from ..tools.claims import ClaimCheck, claims_done
 from ..tools.guard import REPEATED_CALL, ToolTally
 from ..wire.stream import StreamStats
 
@@ -16,7 +18,10 @@ class Answered:
 
 @dataclass(frozen=True, slots=True)
 class RunAgain:
-    """Tool results wait for the model: another round."""
+    """Tool results wait for the model, or a correction does: another round."""
+
+    note: str | None = None
+    """What the model is told in the next request only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,27 +37,34 @@ class NotFound:
 
 
 @dataclass(frozen=True, slots=True)
+class NothingDone:
+    """The answer claims a change that no call made, even after a correction."""
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     """The turn ends without an answer; the user hears the error of this key."""
 
     key: str
 
 
-type Decision = Answered | RunAgain | AskUser | NotFound | Fail
+type Decision = Answered | RunAgain | AskUser | NotFound | NothingDone | Fail
 
 
-def decide(  # noqa: PLR0911  # one return for each outcome
+def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only inputs
     stats: StreamStats,
     tally: ToolTally,
     chat_log: conversation.ChatLog,
     *,
     has_tools: bool,
     left: int,
+    claims: ClaimCheck | None = None,
 ) -> Decision:
     """Decide what a round's response comes to.
 
     On the last round (no rounds left) the decision is never RunAgain, so a
-    turn ends after at most its number of rounds.
+    turn ends after at most its number of rounds. With claims, the turn asked
+    for a change, and an answer that claims one must have made it.
     """
     if tally.held:
         return AskUser()
@@ -74,7 +86,46 @@ def decide(  # noqa: PLR0911  # one return for each outcome
         return _not_done(_unfinished(chat_log, tally), tally)
     if left and chat_log.unresponded_tool_results:
         return RunAgain()
+    if claims is not None and not tally.acted:
+        return _checked_claim(chat_log, claims, left)
     return Answered()
+
+
+def _checked_claim(
+    chat_log: conversation.ChatLog, claims: ClaimCheck, left: int
+) -> Decision:
+    """Answer, unless the answer claims a change that no call made.
+
+    The first claim gets one more round to make the call or to say it could
+    not; a second one, or one on the last round, is not passed on.
+    """
+    answers = [
+        content.content
+        for content in _this_turn(chat_log)
+        if isinstance(content, conversation.AssistantContent) and content.content
+    ]
+    if not answers or not claims_done(answers[-1], claims.language):
+        return Answered()
+    again = bool(left) and not any(
+        claims_done(said, claims.language) for said in answers[:-1]
+    )
+    LOGGER.info(
+        "The answer claims a change no call made; %s",
+        "asking again" if again else "saying nothing was done",
+    )
+    chat_log.async_trace(
+        {"chatterbox_claim_without_action": {"answer": answers[-1], "again": again}}
+    )
+    return RunAgain(CLAIM_NOTE) if again else NothingDone()
+
+
+def _this_turn(chat_log: conversation.ChatLog) -> list[conversation.Content]:
+    """Return the chat log's content since the user's last message."""
+    content = chat_log.content
+    for index in range(len(content) - 1, -1, -1):
+        if isinstance(content[index], conversation.UserContent):
+            return content[index + 1 :]
+    return []
 
 
 def _not_done(key: str, tally: ToolTally) -> NotFound | Fail:

@@ -10,7 +10,6 @@ it for the user's yes), runs it, and the chat log keeps its result. The round
 ends in a Decision, a value; only RunAgain starts another round.
 """
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from ..const import (
 )
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
+from ..tools.claims import claim_check_for
 from ..tools.confirm import (
     async_ask_for_yes,
     async_run_confirmed,
@@ -34,7 +34,15 @@ from ..tools.guard import ToolGuard, ToolTally, guard_tools
 from ..tools.questions import state_question_for
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
-from .decision import AskUser, Decision, Fail, NotFound, RunAgain, decide
+from .decision import (
+    AskUser,
+    Decision,
+    Fail,
+    NotFound,
+    NothingDone,
+    RunAgain,
+    decide,
+)
 from .observe import observe_round
 from .request import async_build_request, note_states
 from .response import read_response, text_call_parser
@@ -62,10 +70,12 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         agent.hass, agent.subentry.data, chat_log, question, attended=attended
     )
     asked = state_question_for(agent.hass, agent.subentry.data, chat_log)
+    claims = claim_check_for(agent.subentry.data, chat_log, question=bool(asked))
     with guard_tools(chat_log, confirmation, asked) as guard:
         await async_run_confirmed(chat_log, agent.entity_id, confirmation)
         note_states(agent, chat_log)
         turn = await _async_start(agent, chat_log, guard, recalled, structure)
+        turn.claims = claims
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)
         # RESPONSE_COMPOSITION
         match decision:
@@ -81,23 +91,31 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                 CONF_ANSWER_NOT_FOUND, True
             ):
                 # Not an error: the home has no such device.
-                await _async_say_not_found(agent, chat_log, names)
+                chat_log.async_trace({"chatterbox_not_found": {"names": list(names)}})
+                await _async_say_phrase(
+                    agent, chat_log, "not_found", names=", ".join(names)
+                )
             case NotFound():
                 raise user_error("could_not")
+            case NothingDone():
+                # The model's claim stays in the history; the last words say
+                # that it was not so.
+                await _async_say_phrase(agent, chat_log, "nothing_done")
             case Fail(key):
                 raise user_error(key)
     # OUTPUT: the answer is the chat log's last message, for the caller.
 
 
-async def _async_say_not_found(
-    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, names: Sequence[str]
+async def _async_say_phrase(
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    key: str,
+    **placeholders: str,
 ) -> None:
-    """Answer with what the home does not have, in the conversation's language."""
+    """End the turn with the agent's own sentence, in the conversation's language."""
     api = chat_log.llm_api
     language = (api.llm_context.language if api else None) or "en"
-    sentence = await async_phrase(
-        agent.hass, language, "not_found", names=", ".join(names)
-    )
+    sentence = await async_phrase(agent.hass, language, key, **placeholders)
     await async_say(chat_log, agent.entity_id, sentence)
 
 
@@ -119,7 +137,7 @@ async def _async_rounds(
         left = 0 if tally.answer_now else turn.rounds - number
         # LLM_INFERENCE
         stats = StreamStats()
-        request = await async_build_request(agent, chat_log, turn, left)
+        request = await async_build_request(agent, chat_log, turn, left, decision.note)
         chunks = await async_send(agent, request, turn)
         start = len(chat_log.content)
         deltas = read_response(
@@ -145,7 +163,14 @@ async def _async_rounds(
             usage=usage,
         )
         tally = _tally(guard)
-        decision = decide(stats, tally, chat_log, has_tools=bool(turn.tools), left=left)
+        decision = decide(
+            stats,
+            tally,
+            chat_log,
+            has_tools=bool(turn.tools),
+            left=left,
+            claims=turn.claims,
+        )
     return decision
 
 

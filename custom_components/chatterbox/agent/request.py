@@ -61,8 +61,13 @@ async def async_build_request(
     chat_log: conversation.ChatLog,
     turn: Turn,
     left: int,
+    note: str | None = None,
 ) -> dict[str, Any]:
-    """Build the request of one round, inside the context budget."""
+    """Build the request of one round, inside the context budget.
+
+    A note is what the model is told after its last answer, in this request
+    only: a user message at the end, where it leaves the prompt cache valid.
+    """
     tools = turn.tools
     text_tools = bool(tools) and tools_in_prompt(agent)
     request = _settings(agent.subentry.data)
@@ -90,6 +95,8 @@ async def async_build_request(
         _ask_for_structure(agent, request, turn.structure)
     if text_tools:
         to_text_tools(request, tools)
+    if note is not None:
+        request["messages"].append({"role": "user", "content": note})
     if left < WRAP_UP_ROUNDS and tools:
         _add_note(
             request["messages"],

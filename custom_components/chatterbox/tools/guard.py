@@ -32,7 +32,7 @@ from .arguments import (
 )
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
-from .questions import StateQuestion
+from .questions import StateQuestion, only_reads
 from .results import error_result
 
 # How long one tool may run before the model is told it hung.
@@ -64,6 +64,8 @@ class ToolTally:
     MAX_FAILED_CALLS times, or a sensitive call was refused for good."""
     missing: tuple[str, ...] = ()
     """What the turn's calls named that the home does not have, as named."""
+    acted: bool = False
+    """A call that may change something ran without an error."""
 
 
 class ToolGuard(llm.APIInstance):
@@ -108,6 +110,7 @@ class ToolGuard(llm.APIInstance):
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
         self._missing: list[str] = []
+        self._acted = False
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -125,7 +128,10 @@ class ToolGuard(llm.APIInstance):
         """Say what the turn's calls have come to so far."""
         held = self.confirmation.held if self.confirmation is not None else ()
         return ToolTally(
-            tuple(held), answer_now=self._answer_now, missing=tuple(self._missing)
+            tuple(held),
+            answer_now=self._answer_now,
+            missing=tuple(self._missing),
+            acted=self._acted,
         )
 
     async def _async_call(self, tool_input: llm.ToolInput) -> llm.ToolResult:
@@ -180,6 +186,8 @@ class ToolGuard(llm.APIInstance):
     ) -> llm.ToolResult:
         """Run a call that is no repeat; retry a room's devices named as one."""
         result = await self._async_run(tool_input)
+        if not result.error and not only_reads(self._by_name[tool_input.tool_name]):
+            self._acted = True
         if result.data.get("error") == TIMEOUT:
             self._timed_out.add(key)
         else:

@@ -177,7 +177,7 @@ class StateQuestion:
         self, tool: llm.Tool, tool_args: Mapping[str, Any], context: llm.LLMContext
     ) -> llm.ToolResult | None:
         """Return why a call may not run in answer to the question, or None."""
-        if _only_reads(tool):
+        if only_reads(tool):
             return None
         reached = reach(self.hass, tool, tool_args, context)
         if reached is not None and not reached.direct:
@@ -199,7 +199,7 @@ class StateQuestion:
         )
 
 
-def _only_reads(tool: llm.Tool) -> bool:
+def only_reads(tool: llm.Tool) -> bool:
     """Tell whether a tool only reads: it says so, or it is one that gets.
 
     Home Assistant declares nothing for its own tools; the ones that only read

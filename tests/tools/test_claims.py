@@ -1,0 +1,57 @@
+"""Whether an answer says that something was done."""
+
+import pytest
+
+from custom_components.chatterbox.tools.claims import claims_done
+
+
+@pytest.mark.parametrize(
+    ("answer", "language"),
+    [
+        ("The bedroom light has been turned on.", "en"),
+        ("I've switched off the fan.", "en"),
+        ("OK, I turned it off.", "en"),
+        ("I have locked the front door for you.", "en"),
+        ("The thermostat is now set to 21 degrees.", "en"),
+        ("Done!", "en"),
+        ("Ich habe das Licht im Bad eingeschaltet.", "de"),
+        ("Die Heizung ist jetzt aus.", "de-AT"),
+        ("Włączyłem światło w kuchni.", "pl"),
+        ("Światło w salonie zostało wyłączone.", "pl"),
+        ("J'ai allumé la lumière.", "fr"),
+        ("He apagado la luz del salón.", "es"),
+        ("Ho acceso la luce.", "it"),
+        ("Ik heb de lamp aangezet.", "nl"),
+        ("The light has been turned on.", "pl"),
+    ],
+)
+def test_a_claim_of_a_change_is_a_claim(answer: str, language: str) -> None:
+    """The perfect or passive of an action, or "done", in the language or English."""
+    assert claims_done(answer, language)
+
+
+@pytest.mark.parametrize(
+    ("answer", "language"),
+    [
+        ("The kitchen light is already on.", "en"),
+        ("Shall I turn on the bedroom light?", "en"),
+        ("Has the light been turned on?", "en"),
+        ("Alright, I left it locked.", "en"),
+        ("I couldn't find a hot tub.", "en"),
+        ("I will turn it on.", "en"),
+        ("The front door is locked.", "en"),
+        ("Das Licht ist schon aus.", "de"),
+        ("Die Tür ist geschlossen.", "de"),
+        ("Światło jest już włączone.", "pl"),
+        ("It is sunny and 21 degrees.", "en"),
+        ("", "en"),
+    ],
+)
+def test_a_statement_or_a_question_is_no_claim(answer: str, language: str) -> None:
+    """How things are, were already, or a question: nothing claimed done."""
+    assert not claims_done(answer, language)
+
+
+def test_a_long_answer_is_read_only_so_far() -> None:
+    """A claim beyond the first 2,000 characters is not read: answers are short."""
+    assert not claims_done("It is sunny. " * 200 + "I turned it on.", "en")

@@ -368,7 +368,13 @@ async def test_sensitive_kinds_are_saved_only_when_changed(
         await hass.async_block_till_done()
 
 
-GROUNDING = ("states_in_view", "answer_questions", "answer_not_found", "check_claims")
+GROUNDING = (
+    "states_in_view",
+    "answer_questions",
+    "answer_not_found",
+    "check_claims",
+    "every_part",
+)
 
 
 async def test_grounding_settings_are_on_unless_turned_off(

@@ -39,6 +39,7 @@ from .const import (
     CONF_CHECK_CLAIMS,
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
+    CONF_EVERY_PART,
     CONF_EXTRA_BODY,
     CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
@@ -95,6 +96,7 @@ ADVANCED_OPTIONS = (
     CONF_ANSWER_QUESTIONS,
     CONF_ANSWER_NOT_FOUND,
     CONF_CHECK_CLAIMS,
+    CONF_EVERY_PART,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -110,6 +112,7 @@ UNSAVED_DEFAULTS = {
     CONF_ANSWER_QUESTIONS: True,
     CONF_ANSWER_NOT_FOUND: True,
     CONF_CHECK_CLAIMS: True,
+    CONF_EVERY_PART: True,
 }
 
 
@@ -324,6 +327,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                         probatio.Optional(
                             CONF_CHECK_CLAIMS, default=True
                         ): BooleanSelector(),
+                        probatio.Optional(
+                            CONF_EVERY_PART, default=True
+                        ): BooleanSelector(),
                     }
                 ),
                 {"collapsed": True},
@@ -365,6 +371,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_ANSWER_QUESTIONS,
             CONF_ANSWER_NOT_FOUND,
             CONF_CHECK_CLAIMS,
+            CONF_EVERY_PART,
         }
     )
 

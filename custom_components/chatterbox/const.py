@@ -31,6 +31,7 @@ CONF_STATES_IN_VIEW: Final = "states_in_view"
 CONF_ANSWER_QUESTIONS: Final = "answer_questions"
 CONF_ANSWER_NOT_FOUND: Final = "answer_not_found"
 CONF_CHECK_CLAIMS: Final = "check_claims"
+CONF_EVERY_PART: Final = "every_part"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"

@@ -107,6 +107,12 @@ CLAIM_NOTE: Final = (
     "so nothing changed. Call the tool now, or tell the user you could not do it."
 )
 
+# Parts of a request that no call acted on, after the model's answer.
+PARTS_NOTE: Final = (
+    "Note: the user also named {names}, and no tool call has acted on "
+    "{them} yet. Do that now, or tell the user why you did not."
+)
+
 # Structured answers (AI Task), asked for in words where a server refuses
 # response_format, and asked for again when an answer does not fit.
 SCHEMA_NOTE: Final = (

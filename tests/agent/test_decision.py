@@ -18,7 +18,7 @@ from custom_components.chatterbox.agent.decision import (
     decide,
 )
 from custom_components.chatterbox.prompts import CLAIM_NOTE
-from custom_components.chatterbox.tools.claims import ClaimCheck
+from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
 from custom_components.chatterbox.wire.stream import StreamStats
@@ -186,48 +186,55 @@ def answered(chat_log: conversation.ChatLog, *answers: str) -> conversation.Chat
 
 
 @pytest.mark.parametrize(
-    ("answers", "tally", "left", "expected"),
+    ("answer", "tally", "left", "told", "expected"),
     [
         pytest.param(
-            ("It has been turned on.",),
+            "It has been turned on.",
             ToolTally(),
             3,
-            RunAgain(CLAIM_NOTE),
+            set(),
+            RunAgain(CLAIM_NOTE, "claim"),
             id="claim-once",
         ),
         pytest.param(
-            ("Done.", "It has been turned on."),
+            "It has been turned on.",
             ToolTally(),
             3,
+            {"claim"},
             NothingDone(),
             id="claim-again",
         ),
         pytest.param(
-            ("It has been turned on.",),
+            "It has been turned on.",
             ToolTally(),
             0,
+            set(),
             NothingDone(),
             id="claim-on-the-last-round",
         ),
         pytest.param(
-            ("It has been turned on.",),
+            "It has been turned on.",
             ToolTally(acted=True),
             3,
+            set(),
             Answered(),
             id="a-call-acted",
         ),
-        pytest.param(("It is already on.",), ToolTally(), 3, Answered(), id="no-claim"),
+        pytest.param(
+            "It is already on.", ToolTally(), 3, set(), Answered(), id="no-claim"
+        ),
     ],
 )
-async def test_a_claim_needs_a_call_that_acted(
+async def test_a_claim_needs_a_call_that_acted(  # the parameters
     hass: HomeAssistant,
-    answers: tuple[str, ...],
+    answer: str,
     tally: ToolTally,
     left: int,
+    told: set[str],
     expected: RunAgain | NothingDone | Answered,
 ) -> None:
     """An answer that says it was done, when no call did it, is not the answer."""
-    chat_log = answered(log_of(hass), *answers)
+    chat_log = answered(log_of(hass), answer)
 
     decision = decide(
         spoke(20),
@@ -235,10 +242,49 @@ async def test_a_claim_needs_a_call_that_acted(
         chat_log,
         has_tools=True,
         left=left,
-        claims=ClaimCheck("en"),
+        command=Command("en", check_claims=True),
+        told=frozenset(told),
     )
 
     assert decision == expected
+
+
+@pytest.mark.parametrize(
+    ("acted_on", "told", "expected"),
+    [
+        pytest.param(frozenset({"light.a"}), set(), "ask", id="one-part-left"),
+        pytest.param(frozenset({"light.a", "light.b"}), set(), None, id="all-done"),
+        pytest.param(None, set(), None, id="reach-unknown"),
+        pytest.param(frozenset({"light.a"}), {"parts"}, None, id="asked-once"),
+    ],
+)
+async def test_every_part_named_is_acted_on(
+    hass: HomeAssistant,
+    acted_on: frozenset[str] | None,
+    told: set[str],
+    expected: str | None,
+) -> None:
+    """Two lights named, one switched: the model is told of the other, once."""
+    hass.states.async_set("light.b", "off", {"friendly_name": "Hall lamp"})
+    chat_log = answered(log_of(hass, DONE), "The kitchen light is on.")
+
+    decision = decide(
+        spoke(20),
+        ToolTally(acted=True, acted_on=acted_on),
+        chat_log,
+        has_tools=True,
+        left=3,
+        command=Command("en", check_claims=True, parts=("light.a", "light.b")),
+        told=frozenset(told),
+    )
+
+    if expected is None:
+        assert decision == Answered()
+    else:
+        assert isinstance(decision, RunAgain)
+        assert decision.why == "parts"
+        assert decision.note is not None
+        assert "Hall lamp" in decision.note
 
 
 async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:

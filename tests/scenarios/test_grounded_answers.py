@@ -13,12 +13,14 @@ from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import intent
+from homeassistant.helpers import area_registry as ar, entity_registry as er, intent
+from homeassistant.setup import async_setup_component
 
 from custom_components.chatterbox.const import (
     CONF_ANSWER_NOT_FOUND,
     CONF_ANSWER_QUESTIONS,
     CONF_CHECK_CLAIMS,
+    CONF_EVERY_PART,
     CONF_MAX_ITERATIONS,
     CONF_STATES_IN_VIEW,
 )
@@ -320,3 +322,97 @@ async def test_with_the_option_off_a_claim_is_passed_on(
 
     assert speech(result) == "The kitchen light has been turned on."
     assert len(llm_server.chat_requests) == 1
+
+
+# Every part of the request
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_the_second_part_of_a_request_follows(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for two things; the model does one and answers.
+
+    It is told which device it left out, and switches it too.
+    """
+    pump_off = ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})])
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        Text("Done, the kitchen light is on."),
+        pump_off,
+        Text("The kitchen light is on and the pond pump is off."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert speech(result) == "The kitchen light is on and the pond pump is off."
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert hass.states.get("switch.pond_pump").state == "off"
+    told = llm_server.chat_requests[2]["messages"][-1]
+    assert told["role"] == "user"
+    assert "Pond pump" in told["content"]
+    assert "Kitchen light" not in told["content"]
+    assert traced("chatterbox_parts_left") == [{"entities": ["switch.pond_pump"]}]
+
+
+@pytest.fixture
+async def office(ha_core: HomeAssistant) -> list[str]:
+    """Build an office of three switched devices, all on and exposed."""
+    devices = {"desk_lamp": "Desk lamp", "printer": "Printer", "monitor": "Monitor"}
+    assert await async_setup_component(
+        ha_core,
+        "input_boolean",
+        {
+            "input_boolean": {
+                key: {"name": name, "initial": True} for key, name in devices.items()
+            }
+        },
+    )
+    office_id = ar.async_get(ha_core).async_create("Office").id
+    entities = er.async_get(ha_core)
+    entity_ids = [f"input_boolean.{key}" for key in devices]
+    for entity_id in entity_ids:
+        entities.async_update_entity(entity_id, area_id=office_id)
+        async_expose_entity(ha_core, conversation.DOMAIN, entity_id, should_expose=True)
+    return entity_ids
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_everything_in_a_room_means_every_device_there(
+    hass: HomeAssistant, llm_server: LLMServer, office: list[str]
+) -> None:
+    """User switches off the office; the model switches one device of three.
+
+    It is told of the other two, switches off the room, and all are off.
+    """
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOff", {"name": "Desk lamp"})]),
+        Text("The office is off."),
+        ToolCalls([Call("HassTurnOff", {"area": "Office"})]),
+        Text("Everything in the office is off."),
+    )
+
+    result = await ask(hass, "Switch off everything in the office")
+
+    assert speech(result) == "Everything in the office is off."
+    assert [hass.states.get(entity_id).state for entity_id in office] == ["off"] * 3
+    told = llm_server.chat_requests[2]["messages"][-1]["content"]
+    assert "Printer, Monitor" in told
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [SHORT_TURN | {CONF_EVERY_PART: False, CONF_MAX_ITERATIONS: 10}],
+    ids=["option-off"],
+)
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_with_the_option_off_one_part_is_the_answer(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """With the option off, the model's answer after one part ends the turn."""
+    llm_server.reply(TURN_ON_LIGHT, Text("Done, the kitchen light is on."))
+
+    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert speech(result) == "Done, the kitchen light is on."
+    assert hass.states.get("switch.pond_pump").state == "on"

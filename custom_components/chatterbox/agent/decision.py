@@ -1,12 +1,14 @@
 """The outcome of a round, as a value: what the turn does next."""
 
 from dataclasses import dataclass
+from typing import Final
 
 from homeassistant.components import conversation
 
 from ..const import LOGGER
-from ..prompts import CLAIM_NOTE
-from ..tools.claims import ClaimCheck, claims_done
+from ..prompts import CLAIM_NOTE, PARTS_NOTE
+from ..tools.claims import claims_done
+from ..tools.command import Command, left_over, names_of
 from ..tools.guard import REPEATED_CALL, ToolTally
 from ..wire.stream import StreamStats
 
@@ -22,6 +24,8 @@ class RunAgain:
 
     note: str | None = None
     """What the model is told in the next request only."""
+    why: str | None = None
+    """The check that gave the note: each gives one in a turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,10 @@ class Fail:
     key: str
 
 
+# The checks that give the model a note, once each in a turn.
+_CLAIM: Final = "claim"
+_PARTS: Final = "parts"
+
 type Decision = Answered | RunAgain | AskUser | NotFound | NothingDone | Fail
 
 
@@ -58,13 +66,16 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     *,
     has_tools: bool,
     left: int,
-    claims: ClaimCheck | None = None,
+    command: Command | None = None,
+    told: frozenset[str] = frozenset(),
 ) -> Decision:
     """Decide what a round's response comes to.
 
     On the last round (no rounds left) the decision is never RunAgain, so a
-    turn ends after at most its number of rounds. With claims, the turn asked
-    for a change, and an answer that claims one must have made it.
+    turn ends after at most its number of rounds. With a command, the turn
+    asked for a change: an answer that claims one must have made it, and
+    every part named must be acted on. Told holds the checks that gave the
+    model a note in this turn already.
     """
     if tally.held:
         return AskUser()
@@ -86,46 +97,55 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
         return _not_done(_unfinished(chat_log, tally), tally)
     if left and chat_log.unresponded_tool_results:
         return RunAgain()
-    if claims is not None and not tally.acted:
-        return _checked_claim(chat_log, claims, left)
-    return Answered()
+    if command is None:
+        return Answered()
+    if not tally.acted:
+        return _checked_claim(chat_log, command, left, told)
+    return _checked_parts(chat_log, command, tally, left, told)
 
 
 def _checked_claim(
-    chat_log: conversation.ChatLog, claims: ClaimCheck, left: int
+    chat_log: conversation.ChatLog, command: Command, left: int, told: frozenset[str]
 ) -> Decision:
     """Answer, unless the answer claims a change that no call made.
 
     The first claim gets one more round to make the call or to say it could
     not; a second one, or one on the last round, is not passed on.
     """
-    answers = [
-        content.content
-        for content in _this_turn(chat_log)
-        if isinstance(content, conversation.AssistantContent) and content.content
-    ]
-    if not answers or not claims_done(answers[-1], claims.language):
+    answer = chat_log.content[-1]
+    if (
+        not command.check_claims
+        or not isinstance(answer, conversation.AssistantContent)
+        or not answer.content
+        or not claims_done(answer.content, command.language)
+    ):
         return Answered()
-    again = bool(left) and not any(
-        claims_done(said, claims.language) for said in answers[:-1]
-    )
+    again = bool(left) and _CLAIM not in told
     LOGGER.info(
         "The answer claims a change no call made; %s",
         "asking again" if again else "saying nothing was done",
     )
     chat_log.async_trace(
-        {"chatterbox_claim_without_action": {"answer": answers[-1], "again": again}}
+        {"chatterbox_claim_without_action": {"answer": answer.content, "again": again}}
     )
-    return RunAgain(CLAIM_NOTE) if again else NothingDone()
+    return RunAgain(CLAIM_NOTE, _CLAIM) if again else NothingDone()
 
 
-def _this_turn(chat_log: conversation.ChatLog) -> list[conversation.Content]:
-    """Return the chat log's content since the user's last message."""
-    content = chat_log.content
-    for index in range(len(content) - 1, -1, -1):
-        if isinstance(content[index], conversation.UserContent):
-            return content[index + 1 :]
-    return []
+def _checked_parts(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> Decision:
+    """Answer, unless parts of the request were left out: then once more."""
+    if not left or _PARTS in told or not (rest := left_over(command, tally.acted_on)):
+        return Answered()
+    names = names_of(chat_log.hass, rest)
+    LOGGER.info("The calls left out %s; asking again", names)
+    chat_log.async_trace({"chatterbox_parts_left": {"entities": rest}})
+    them = "it" if len(rest) == 1 else "them"
+    return RunAgain(PARTS_NOTE.format(names=names, them=them), _PARTS)
 
 
 def _not_done(key: str, tally: ToolTally) -> NotFound | Fail:

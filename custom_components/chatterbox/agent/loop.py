@@ -22,9 +22,10 @@ from ..const import (
     DEFAULT_MAX_ITERATIONS,
     SUBENTRY_CONVERSATION,
 )
+from ..context.mentions import turn_mentions
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
-from ..tools.claims import claim_check_for
+from ..tools.command import command_for
 from ..tools.confirm import (
     async_ask_for_yes,
     async_run_confirmed,
@@ -69,13 +70,15 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     confirmation = confirmation_for(
         agent.hass, agent.subentry.data, chat_log, question, attended=attended
     )
-    asked = state_question_for(agent.hass, agent.subentry.data, chat_log)
-    claims = claim_check_for(agent.subentry.data, chat_log, question=bool(asked))
+    options = agent.subentry.data
+    mentions = turn_mentions(agent.hass, chat_log)
+    asked = state_question_for(agent.hass, options, chat_log)
+    command = command_for(agent.hass, options, chat_log, mentions, question=bool(asked))
     with guard_tools(chat_log, confirmation, asked) as guard:
         await async_run_confirmed(chat_log, agent.entity_id, confirmation)
-        note_states(agent, chat_log)
+        note_states(agent, chat_log, mentions)
         turn = await _async_start(agent, chat_log, guard, recalled, structure)
-        turn.claims = claims
+        turn.command = command
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)
         # RESPONSE_COMPOSITION
         match decision:
@@ -130,8 +133,11 @@ async def _async_rounds(
     tally = _tally(guard)
     decision: Decision = RunAgain()
     number = 0
+    told: set[str] = set()
     while isinstance(decision, RunAgain):
         number += 1
+        if decision.why is not None:
+            told.add(decision.why)
         # A model told to answer now would call again until the last round:
         # minutes on a local server.
         left = 0 if tally.answer_now else turn.rounds - number
@@ -169,7 +175,8 @@ async def _async_rounds(
             chat_log,
             has_tools=bool(turn.tools),
             left=left,
-            claims=turn.claims,
+            command=turn.command,
+            told=frozenset(told),
         )
     return decision
 

@@ -15,7 +15,6 @@ from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolPara
 
 from homeassistant.components import conversation
 from homeassistant.const import CONF_MODEL
-from homeassistant.helpers import llm
 
 from ..const import (
     CONF_CONTEXT_WINDOW,
@@ -35,7 +34,7 @@ from ..const import (
 )
 from ..context.fit import Compaction, fit
 from ..context.in_view import states_note
-from ..context.mentions import find_mentions
+from ..context.mentions import Mentions
 from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
@@ -105,25 +104,15 @@ async def async_build_request(
     return request
 
 
-def note_states(agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog) -> None:
-    """Put the states of what the user's message names after it, from now on.
-
-    Only an agent with the Assist API reads the home: it has the tools to act
-    on what it sees, and only entities exposed to Assist are ever shown.
-    """
-    api = chat_log.llm_api
-    if (
-        api is None
-        or llm.LLM_API_ASSIST not in api.api.id.split("|")
-        or not agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
-    ):
+def note_states(
+    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, mentions: Mentions
+) -> None:
+    """Put the states of what the user's message names after it, from now on."""
+    if not mentions or not agent.subentry.data.get(CONF_STATES_IN_VIEW, True):
         return
-    said = [c for c in chat_log.content if isinstance(c, conversation.UserContent)]
-    if not said:
-        return
-    mentions = find_mentions(agent.hass, said[-1].content)
     if (note := states_note(agent.hass, mentions)) is None:
         return
+    said = [c for c in chat_log.content if isinstance(c, conversation.UserContent)]
     notes = agent.conversations.states.get(chat_log.conversation_id, {})
     notes[len(said) - 1, said[-1].content] = note
     keep_recent(agent.conversations.states, chat_log.conversation_id, notes)

@@ -12,7 +12,7 @@ from homeassistant.core import callback
 
 from ..const import MAX_TRACKED_CONVERSATIONS
 from ..context.fit import Compaction
-from ..tools.claims import ClaimCheck
+from ..tools.command import Command
 from ..tools.confirm import Question
 from ..wire.messages import image_data_url
 
@@ -36,8 +36,8 @@ class Turn:
     """The data URL of each image attached to the conversation."""
     capped_results: dict[str, str] = field(default_factory=dict)
     """Each tool result as it is sent, shortened, by the result in full."""
-    claims: ClaimCheck | None = None
-    """The turn asked for a change: an answer that claims one must make it."""
+    command: Command | None = None
+    """The change the turn asks for, which its answer is checked against."""
 
 
 @dataclass(slots=True)

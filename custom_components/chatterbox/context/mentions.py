@@ -30,6 +30,7 @@ from homeassistant.helpers import (
     device_registry as dr,
     entity_registry as er,
     floor_registry as fr,
+    llm,
 )
 
 # The most entities a sentence brings into view.
@@ -63,6 +64,23 @@ class Mentions:
     def __bool__(self) -> bool:
         """Tell whether the sentence names anything."""
         return bool(self.named or self.areas)
+
+
+def turn_mentions(hass: HomeAssistant, chat_log: conversation.ChatLog) -> Mentions:
+    """Return what the user's message of this turn names.
+
+    Only for an agent with the Assist API, which reads and acts on the home:
+    nothing is looked up for one without it.
+    """
+    api = chat_log.llm_api
+    said = chat_log.content[-1] if chat_log.content else None
+    if (
+        api is None
+        or llm.LLM_API_ASSIST not in api.api.id.split("|")
+        or not isinstance(said, conversation.UserContent)
+    ):
+        return Mentions()
+    return find_mentions(hass, said.content)
 
 
 def find_mentions(hass: HomeAssistant, sentence: str) -> Mentions:

@@ -15,13 +15,8 @@ per language; those of the conversation's language and of English count.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 import re
-from typing import Any, Final
-
-from homeassistant.components import conversation
-
-from ..const import CONF_CHECK_CLAIMS
+from typing import Final
 
 # The actions, as their participles: what a claim says was done.
 _EN_DONE: Final = (
@@ -105,28 +100,6 @@ _ALREADY: Final = re.compile(
 _SENTENCE: Final = re.compile(r"[^.!?\n]+[.!?]*")
 # The longest answer read: a claim is said early, and spoken answers are short.
 _MAX_CHARS: Final = 2_000
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimCheck:
-    """The turn asked for a change: an answer that claims one must have acted."""
-
-    language: str
-
-
-def claim_check_for(
-    options: Mapping[str, Any], chat_log: conversation.ChatLog, *, question: bool
-) -> ClaimCheck | None:
-    """Return the turn's check of claims; None when nothing was asked to change."""
-    api = chat_log.llm_api
-    if (
-        api is None
-        or question
-        or not options.get(CONF_CHECK_CLAIMS, True)
-        or not isinstance(chat_log.content[-1], conversation.UserContent)
-    ):
-        return None
-    return ClaimCheck(api.llm_context.language or "en")
 
 
 def claims_done(text: str, language: str) -> bool:

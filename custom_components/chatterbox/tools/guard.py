@@ -34,6 +34,7 @@ from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
 from .questions import StateQuestion, only_reads
 from .results import error_result
+from .targets import reach
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0
@@ -66,6 +67,8 @@ class ToolTally:
     """What the turn's calls named that the home does not have, as named."""
     acted: bool = False
     """A call that may change something ran without an error."""
+    acted_on: frozenset[str] | None = frozenset()
+    """The entities such calls reached; None when one's reach is unknown."""
 
 
 class ToolGuard(llm.APIInstance):
@@ -111,6 +114,7 @@ class ToolGuard(llm.APIInstance):
         self._failures = 0
         self._missing: list[str] = []
         self._acted = False
+        self._acted_on: set[str] | None = set()
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -132,6 +136,7 @@ class ToolGuard(llm.APIInstance):
             answer_now=self._answer_now,
             missing=tuple(self._missing),
             acted=self._acted,
+            acted_on=None if self._acted_on is None else frozenset(self._acted_on),
         )
 
     async def _async_call(self, tool_input: llm.ToolInput) -> llm.ToolResult:
@@ -186,8 +191,14 @@ class ToolGuard(llm.APIInstance):
     ) -> llm.ToolResult:
         """Run a call that is no repeat; retry a room's devices named as one."""
         result = await self._async_run(tool_input)
-        if not result.error and not only_reads(self._by_name[tool_input.tool_name]):
+        tool = self._by_name[tool_input.tool_name]
+        if not result.error and not only_reads(tool):
             self._acted = True
+            reached = reach(self.api.hass, tool, tool_input.tool_args, self.llm_context)
+            if reached is None or self._acted_on is None:
+                self._acted_on = None
+            else:
+                self._acted_on |= reached.every
         if result.data.get("error") == TIMEOUT:
             self._timed_out.add(key)
         else:

@@ -1,0 +1,78 @@
+"""What a request for a change names as its parts, and which are left over."""
+
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
+
+from custom_components.chatterbox.context.mentions import find_mentions
+from custom_components.chatterbox.tools.command import (
+    Command,
+    left_over,
+    names_of,
+    request_parts,
+)
+
+# entity id: name, area
+HOME = {
+    "light.ceiling": ("Ceiling light", "Kitchen"),
+    "light.kitchen": ("Kitchen light", "Kitchen"),
+    "fan.kitchen": ("Extractor", "Kitchen"),
+    "cover.kitchen": ("Kitchen blind", "Kitchen"),
+    "light.hall": ("Hall lamp", "Hall"),
+}
+
+
+@pytest.fixture
+def home(ha_core: HomeAssistant) -> None:
+    """Build a kitchen and a hall; every device is exposed."""
+    hass = ha_core
+    areas = ar.async_get(hass)
+    ids = {name: areas.async_create(name).id for name in ("Kitchen", "Hall")}
+    entities = er.async_get(hass)
+    for entity_id, (name, area) in HOME.items():
+        domain, key = entity_id.split(".")
+        entry = entities.async_get_or_create(
+            domain, "test", key, suggested_object_id=key
+        )
+        entities.async_update_entity(entry.entity_id, area_id=ids[area])
+        hass.states.async_set(entity_id, "on", {"friendly_name": name})
+        async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("said", "parts"),
+    [
+        (
+            "Turn off the kitchen light and the hall lamp",
+            ["light.kitchen", "light.hall"],
+        ),
+        ("Turn off the lights in the kitchen", ["light.ceiling", "light.kitchen"]),
+        (
+            "Switch off everything in the kitchen",
+            ["light.ceiling", "light.kitchen", "fan.kitchen"],
+        ),
+        ("Close the blinds in the kitchen", ["cover.kitchen"]),
+        # The kitchen is where the light is, not a part of its own.
+        ("Turn on the kitchen light", ["light.kitchen"]),
+        ("Turn on the radio", []),
+    ],
+)
+async def test_the_parts_of_a_request(
+    hass: HomeAssistant, said: str, parts: list[str]
+) -> None:
+    """Named devices; an area's devices of the kinds named, or all that switch."""
+    assert sorted(request_parts(hass, said, find_mentions(hass, said))) == sorted(parts)
+
+
+async def test_parts_no_call_acted_on_are_left_over(hass: HomeAssistant) -> None:
+    """Only what was not reached is left; nothing when a reach was unknown."""
+    hass.states.async_set("light.hall", "on", {"friendly_name": "Hall lamp"})
+    command = Command("en", check_claims=True, parts=("light.kitchen", "light.hall"))
+
+    assert left_over(command, frozenset({"light.kitchen"})) == ["light.hall"]
+    assert left_over(command, None) == []
+    assert names_of(hass, ["light.hall", "light.gone"]) == "Hall lamp, light.gone"

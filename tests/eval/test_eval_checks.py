@@ -21,6 +21,11 @@ CATEGORIES = {
     "follow-up",
     "impossible",
     "chit-chat",
+    "state question",
+    "every part",
+    "everything in a room",
+    "refers back",
+    "no such device",
 }
 OFF = EntityState("off", {})
 ON = EntityState("on", {"brightness": 128})

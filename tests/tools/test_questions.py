@@ -2,7 +2,16 @@
 
 import pytest
 
-from custom_components.chatterbox.tools.questions import asks_about_state
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from custom_components.chatterbox.tools.questions import (
+    StateQuestion,
+    asks_about_state,
+)
+from tests.helpers.sensitive import CONTEXT, FRONT, PUMP, FreeTool
 
 
 @pytest.mark.parametrize(
@@ -51,3 +60,29 @@ def test_a_question_word_of_another_language_counts_only_in_it() -> None:
     """Polish "czy" opens a question in Polish, not in German."""
     assert asks_about_state("czy światło jest włączone", "pl")
     assert not asks_about_state("czy światło jest włączone", "de")
+
+
+async def test_a_refusal_shows_only_what_assist_may_see(
+    hass: HomeAssistant, guarded_home: dict[str, str]
+) -> None:
+    """A call that names a hidden device by id is refused without its state."""
+    async_expose_entity(hass, conversation.DOMAIN, PUMP, should_expose=False)
+    question = StateQuestion(hass, "Is the pond pump on?")
+
+    refused = question.review(FreeTool(), {"entity_id": [PUMP, FRONT]}, CONTEXT)
+
+    assert refused is not None
+    told = refused.data["error_text"]
+    assert "Front door (lock): locked" in told
+    assert "Pond pump" not in told
+
+
+async def test_a_call_that_only_reads_or_reaches_nothing_runs(
+    hass: HomeAssistant, guarded_home: dict[str, str]
+) -> None:
+    """Reading a state, or a tool that touches no device, answers a question."""
+    question = StateQuestion(hass, "Is the front door locked?")
+    reads = FreeTool(llm.ToolAnnotations(read_only=True))
+
+    assert question.review(reads, {"entity_id": FRONT}, CONTEXT) is None
+    assert question.review(FreeTool(), {"expression": "2+2"}, CONTEXT) is None

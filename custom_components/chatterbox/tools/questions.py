@@ -22,6 +22,9 @@ from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_should_expose,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
@@ -182,10 +185,12 @@ class StateQuestion:
         reached = reach(self.hass, tool, tool_args, context)
         if reached is not None and not reached.direct:
             return None  # a calculator, a timer: nothing in the home changes
+        # Only what Assist may see: an action's ids may name any entity.
         states = [
             describe_state(self.hass, state)
             for entity_id in sorted(reached.direct if reached else ())
-            if (state := self.hass.states.get(entity_id)) is not None
+            if async_should_expose(self.hass, conversation.DOMAIN, entity_id)
+            and (state := self.hass.states.get(entity_id)) is not None
         ]
         trace.async_conversation_trace_append(
             trace.ConversationTraceEventType.AGENT_DETAIL,

@@ -162,6 +162,17 @@ async def test_calls_on_the_last_round_fail_with_what_fits(
     assert decision == Fail(key)
 
 
+async def test_a_turn_that_changed_something_is_not_said_not_found(
+    hass: HomeAssistant,
+) -> None:
+    """A name failed, then another call worked: not found would mislead."""
+    tally = ToolTally(missing=("Living room light",), acted=True)
+
+    decision = decide(spoke(), tally, log_of(hass, DONE), has_tools=True, left=3)
+
+    assert decision == Fail("empty_response")
+
+
 @pytest.mark.parametrize(
     ("calls", "left"), [(1, 0), (0, 3)], ids=["calls-on-the-last-round", "silence"]
 )
@@ -211,6 +222,15 @@ def answered(chat_log: conversation.ChatLog, *answers: str) -> conversation.Chat
             set(),
             NothingDone(),
             id="claim-on-the-last-round",
+        ),
+        # The next round would have no tools to make the call with.
+        pytest.param(
+            "It has been turned on.",
+            ToolTally(),
+            1,
+            set(),
+            NothingDone(),
+            id="claim-before-the-last-round",
         ),
         pytest.param(
             "It has been turned on.",

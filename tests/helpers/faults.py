@@ -173,13 +173,13 @@ async def assert_next_turn_works(
     assert messages[-1] == {"role": "user", "content": NEXT_QUESTION}
     failed_turn = messages[3:-1]
     if KEEPS_FAILED_TURNS:
-        # The question, and after it the states of what it names.
-        assert failed_turn[0]["role"] == "user"
-        assert failed_turn[0]["content"].startswith(question)
-        assert failed_turn[-1] == {
-            "role": "assistant",
-            "content": f"Error: {sentence(error, **placeholders)}",
-        }
+        assert failed_turn[0] == {"role": "user", "content": question}
+        # Home Assistant's error ends the turn's last assistant message: what
+        # the model said before it, if anything, is in the same message.
+        assert failed_turn[-1]["role"] == "assistant"
+        assert failed_turn[-1]["content"].endswith(
+            f"Error: {sentence(error, **placeholders)}"
+        )
     else:
         assert failed_turn == []
     return failed_turn

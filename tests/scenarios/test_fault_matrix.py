@@ -579,12 +579,7 @@ def heard(fault: Fault, said: str) -> str:
 def tool_results(body: dict[str, Any]) -> tuple[str, ...]:
     """Return the error of each tool result the turn sent back, sorted."""
     messages = body["messages"]
-    # The question, with the states of what it names after it.
-    asked = next(
-        index
-        for index, message in enumerate(messages)
-        if message["role"] == "user" and message["content"].startswith(QUESTION)
-    )
+    asked = messages.index({"role": "user", "content": QUESTION})
     results = [
         tool_result(message["content"])
         for message in messages[asked:]

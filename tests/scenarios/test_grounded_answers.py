@@ -297,7 +297,7 @@ async def test_a_claim_made_twice_is_not_passed_on(
 
     result = await ask(hass, "Turn on the kitchen light")
 
-    assert speech(result) == "Sorry, that was not done: nothing was changed."
+    assert speech(result) == "Sorry, I did not change anything just now."
     assert hass.states.get("light.kitchen_light").state == "off"
     assert len(llm_server.chat_requests) == 2
     assert [check["again"] for check in traced("chatterbox_claim_without_action")] == [
@@ -416,3 +416,20 @@ async def test_with_the_option_off_one_part_is_the_answer(
 
     assert speech(result) == "Done, the kitchen light is on."
     assert hass.states.get("switch.pond_pump").state == "on"
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_yes_that_starts_like_a_question_still_runs_the_held_call(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks to unlock; the agent asks; "Do it" is a yes, not a question."""
+    llm_server.reply(ToolCalls([UNLOCK]))
+    assert speech(await say(hass, "Unlock the front door")) == (
+        "Do you want me to unlock Front door?"
+    )
+
+    llm_server.reply(Text("The front door is unlocked."))
+    result = await say(hass, "Do it")
+
+    assert speech(result) == "The front door is unlocked."
+    assert hass.states.get("lock.front_door").state == "unlocked"

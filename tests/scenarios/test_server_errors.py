@@ -24,6 +24,7 @@ from tests.helpers.faults import (
     assert_logged,
     assert_next_turn_works,
     chunk,
+    sentence,
     speech,
     sse,
 )
@@ -146,8 +147,11 @@ async def test_answer_filtered(
     assert_hears(result, "content_filtered")
     failed_turn = await assert_next_turn_works(hass, llm_server, "content_filtered")
     if KEEPS_FAILED_TURNS and content:
-        # The part the user may have heard stays in the conversation.
-        assert {"role": "assistant", "content": content} in failed_turn
+        # The part the user may have heard stays in the conversation, before
+        # the error, in one message of the assistant.
+        assert failed_turn[-1]["content"] == (
+            f"{content}\n\nError: {sentence('content_filtered')}"
+        )
 
 
 @pytest.mark.parametrize(

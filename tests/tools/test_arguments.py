@@ -15,7 +15,6 @@ from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     by_area,
     drop_unmeant_arguments,
-    missing_names,
     parse_tool_arguments,
 )
 from tests.helpers.common import ask, tool_result
@@ -521,19 +520,3 @@ async def test_no_room_is_guessed_without_a_domain(
     assert hass.states.get(living_room_lamp).state == "on"
     (failed,) = tool_results(llm_server.chat_requests[1])
     assert failed["data"]["error"] == "MatchFailedError"
-
-
-@pytest.mark.parametrize(
-    ("arguments", "names"),
-    [
-        ({"name": "Hot tub", "domain": ["switch"]}, ["Hot tub"]),
-        ({"area": "Attic", "floor": "Third\nfloor"}, ["Attic", "Third floor"]),
-        ({"name": "x" * 61}, []),
-        ({"name": "  ", "area": 3, "floor": ["Top"]}, []),
-    ],
-)
-def test_what_a_failed_call_named_is_said_back_short(
-    arguments: dict[str, object], names: list[str]
-) -> None:
-    """The name, area and floor a call named, on one line; nothing long or odd."""
-    assert missing_names(arguments) == names

@@ -22,6 +22,7 @@ HOME = {
     "fan.kitchen": ("Extractor", "Kitchen"),
     "cover.kitchen": ("Kitchen blind", "Kitchen"),
     "light.hall": ("Hall lamp", "Hall"),
+    "sensor.kitchen": ("Kitchen sensor", "Kitchen"),
 }
 
 
@@ -56,6 +57,12 @@ def home(ha_core: HomeAssistant) -> None:
             ["light.ceiling", "light.kitchen", "fan.kitchen"],
         ),
         ("Close the blinds in the kitchen", ["cover.kitchen"]),
+        # No kind of device and no "everything": the area is not the target.
+        ("Make the kitchen cosier", []),
+        # Something is taken out: which named device stays cannot be told.
+        ("Switch off everything in the kitchen except the extractor", []),
+        # What only reports is no part.
+        ("Turn on the hall lamp if the kitchen sensor says it is dark", ["light.hall"]),
         # The kitchen is where the light is, not a part of its own.
         ("Turn on the kitchen light", ["light.kitchen"]),
         ("Turn on the radio", []),

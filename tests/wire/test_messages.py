@@ -392,3 +392,33 @@ async def test_history_includes_what_home_assistant_did_itself(
     assert call["function"]["name"] == "HassTurnOn"
     assert messages[3]["tool_call_id"] == call["id"]
     assert messages[1]["content"] == "turn on the kitchen light"
+
+
+def test_the_assistants_messages_in_a_row_go_as_one() -> None:
+    """A claim, then the answer given again with a call: one assistant turn.
+
+    Chat templates of Mistral and Gemma refuse two assistant messages in a
+    row; the chat log holds them when the agent speaks after the model, or
+    when the model answers again after a note.
+    """
+    call = llm.ToolInput("HassTurnOn", {"name": "Kitchen light"}, "call_1")
+    messages = content_to_messages(
+        [
+            conversation.UserContent("Turn on the kitchen light"),
+            conversation.AssistantContent("agent", "It has been turned on."),
+            conversation.AssistantContent("agent", None, tool_calls=[call]),
+            conversation.ToolResultContent(
+                "agent", "call_1", "HassTurnOn", llm.ToolResult({"success": True})
+            ),
+            conversation.AssistantContent("agent", "It is on."),
+            conversation.AssistantContent("agent", "Sorry, nothing changed."),
+        ]
+    )
+
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]
+    assert messages[1]["content"] == "It has been turned on."
+    assert messages[1]["tool_calls"][0]["id"] == "call_1"
+    assert messages[3] == {
+        "role": "assistant",
+        "content": "It is on.\n\nSorry, nothing changed.",
+    }

@@ -120,7 +120,7 @@ def _checked_claim(
         or not claims_done(answer.content, command.language)
     ):
         return Answered()
-    again = bool(left) and _CLAIM not in told
+    again = left > 1 and _CLAIM not in told
     LOGGER.info(
         "The answer claims a change no call made; %s",
         "asking again" if again else "saying nothing was done",
@@ -139,7 +139,7 @@ def _checked_parts(
     told: frozenset[str],
 ) -> Decision:
     """Answer, unless parts of the request were left out: then once more."""
-    if not left or _PARTS in told or not (rest := left_over(command, tally.acted_on)):
+    if left <= 1 or _PARTS in told or not (rest := left_over(command, tally.acted_on)):
         return Answered()
     names = names_of(chat_log.hass, rest)
     LOGGER.info("The calls left out %s; asking again", names)
@@ -155,7 +155,7 @@ def _not_done(key: str, tally: ToolTally) -> NotFound | Fail:
     or of the agent: the user hears what was not found, as a person would
     tell them, rather than an error.
     """
-    if tally.missing:
+    if tally.missing and not tally.acted:
         LOGGER.info("Nothing matched %s; saying so", ", ".join(tally.missing))
         return NotFound(tally.missing)
     return Fail(key)

@@ -72,11 +72,19 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     )
     options = agent.subentry.data
     mentions = turn_mentions(agent.hass, chat_log)
-    asked = state_question_for(agent.hass, options, chat_log)
-    command = command_for(agent.hass, options, chat_log, mentions, question=bool(asked))
+    # An answer to the agent's own question ("Do it") asks nothing.
+    asked = (
+        state_question_for(agent.hass, options, chat_log) if question is None else None
+    )
+    # An AI Task's answer is data, not a claim to check.
+    command = (
+        command_for(agent.hass, options, chat_log, mentions, question=bool(asked))
+        if agent.subentry.subentry_type == SUBENTRY_CONVERSATION and structure is None
+        else None
+    )
     with guard_tools(chat_log, confirmation, asked) as guard:
         await async_run_confirmed(chat_log, agent.entity_id, confirmation)
-        note_states(agent, chat_log, mentions)
+        note_states(agent, chat_log, mentions, question=bool(asked))
         turn = await _async_start(agent, chat_log, guard, recalled, structure)
         turn.command = command
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)

@@ -105,10 +105,23 @@ async def async_build_request(
 
 
 def note_states(
-    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, mentions: Mentions
+    agent: ChatterboxLLMEntity,
+    chat_log: conversation.ChatLog,
+    mentions: Mentions,
+    *,
+    question: bool,
 ) -> None:
-    """Put the states of what the user's message names after it, from now on."""
-    if not mentions or not agent.subentry.data.get(CONF_STATES_IN_VIEW, True):
+    """Put the states of what a question names after it, from now on.
+
+    Only after a question: given a command, small models copy the current
+    values into their calls (a light turned on at brightness 0, a thermostat
+    set to the temperature it had).
+    """
+    if (
+        not question
+        or not mentions
+        or not agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
+    ):
         return
     if (note := states_note(agent.hass, mentions)) is None:
         return

@@ -17,8 +17,9 @@ from homeassistant.helpers import (
     entity_registry as er,
 )
 
-from ..prompts import STATES_IN_VIEW
+from ..prompts import STATES_HEADING, STATES_NOTE
 from .mentions import Mentions, area_of
+from .summary import as_record
 
 # The attributes that say more than the state, by domain: what a person asks
 # about a thermostat, a dimmed light, a half-open blind or a fan.
@@ -35,7 +36,6 @@ _ATTRIBUTES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "cover": (("current_position", "position {} %"),),
     "valve": (("current_position", "position {} %"),),
     "fan": (("percentage", "speed {} %"),),
-    "media_player": (("media_title", "playing {}"),),
 }
 # The longest state or attribute value shown: a sensor may hold a page of text.
 _MAX_VALUE_CHARS: Final = 80
@@ -50,19 +50,20 @@ def states_note(hass: HomeAssistant, mentions: Mentions) -> str | None:
     ]
     if not lines:
         return None
-    return STATES_IN_VIEW.format(states="\n".join(lines))
+    return as_record(STATES_HEADING, "\n".join(lines), STATES_NOTE)
 
 
 def describe_state(hass: HomeAssistant, state: State) -> str:
     """Say one entity's state: "Front door (lock in Hallway): locked"."""
     kind = state.domain
     if (area := _area_name(hass, state.entity_id)) is not None:
-        kind = f"{kind} in {area}"
+        kind = f"{kind} in {_short(area)}"
     value = _short(state.state)
+    name = _short(state.name)
     if unit := state.attributes.get(ATTR_UNIT_OF_MEASUREMENT):
         value = f"{value} {unit}"
     details = [value, *_details(state)]
-    return f"{state.name} ({kind}): {', '.join(details)}"
+    return f"{name} ({kind}): {', '.join(details)}"
 
 
 def _details(state: State) -> Sequence[str]:
@@ -89,6 +90,6 @@ def _area_name(hass: HomeAssistant, entity_id: str) -> str | None:
 
 
 def _short(value: object) -> str:
-    """Return a value as text, cut to a length a note can hold."""
-    text = str(value)
+    """Return a value as one line of text, cut to a length a note can hold."""
+    text = " ".join(str(value)[: _MAX_VALUE_CHARS * 4].split())
     return text if len(text) <= _MAX_VALUE_CHARS else f"{text[:_MAX_VALUE_CHARS]}…"

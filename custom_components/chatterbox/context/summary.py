@@ -76,9 +76,9 @@ def summary_request(
     ]
 
 
-def as_record(heading: str, text: str) -> str:
+def as_record(heading: str, text: str, note: str = RECORD_NOTE) -> str:
     """Set earlier words apart as a record, which nothing inside can close."""
     body = text.replace(RECORD_CLOSE, RECORD_TAG_WORD).replace(
         RECORD_OPEN, RECORD_TAG_WORD
     )
-    return f"{heading} {RECORD_NOTE}\n{RECORD_OPEN}\n{body}\n{RECORD_CLOSE}"
+    return f"{heading} {note}\n{RECORD_OPEN}\n{body}\n{RECORD_CLOSE}"

@@ -1,7 +1,7 @@
 """Parse and repair the tool call arguments that models write."""
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 import json
 from typing import Any, Final
@@ -20,8 +20,6 @@ _DECODER: Final = json.JSONDecoder()
 _EXCERPT: Final = 20
 # How many closing braces to try when trimming text after a Python-style object.
 _MAX_BRACES = 64
-# The longest name of a device not found that is said back to the user.
-_MAX_MISSING_NAME = 60
 
 
 class ToolArgumentsError(ValueError):
@@ -255,20 +253,6 @@ _GROUP_WORDS: Final[dict[str, frozenset[str]]] = {
     ),
     "switch": frozenset({"switch", "switches"}),
 }
-
-
-def missing_names(arguments: Mapping[str, Any]) -> list[str]:
-    """Return what a call that matched no device named: its name, area or floor.
-
-    They are the model's words, said back to the user: only short text counts,
-    on one line.
-    """
-    return [
-        " ".join(value.split())
-        for key in ("name", "area", "floor")
-        if isinstance(value := arguments.get(key), str)
-        and 0 < len(value.strip()) <= _MAX_MISSING_NAME
-    ]
 
 
 def by_area(arguments: dict[str, Any], areas: Iterable[str]) -> dict[str, Any] | None:

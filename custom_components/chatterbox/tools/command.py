@@ -62,9 +62,44 @@ _DOMAIN_WORDS: Final[Mapping[str, str]] = {
         "verwarming"
     ),
 }
+
+
+def _words(text: str) -> frozenset[str]:
+    """Return the words of a list written as one line."""
+    return frozenset(text.split())
+
+
 # The domains "everything" switches, when a request names no kind of device.
 _SWITCHED: Final = frozenset(
     {"light", "switch", "fan", "input_boolean", "media_player", "humidifier"}
+)
+# Words for everything and all: an area named without a kind of device is a
+# part only with one of them ("switch off everything in the kitchen", not
+# "set the kitchen to 21 degrees").
+_EVERYTHING: Final = _words(
+    "everything all every alles alle wszystko wszystkie wszystkich tout tous "
+    "toutes todo todos todas tutto tutti tutte"
+)
+# Words that take something out of a request: its parts are not told apart.
+_EXCEPT: Final = _words(
+    "except but besides apart excluding außer ausser ausgenommen oprócz poza "
+    "prócz sauf excepto salvo menos tranne eccetto behalve"
+)
+# What a request names but cannot act on: it reads them, or they report.
+_READ_ONLY_DOMAINS: Final = frozenset(
+    {
+        "sensor",
+        "binary_sensor",
+        "weather",
+        "sun",
+        "zone",
+        "person",
+        "device_tracker",
+        "event",
+        "update",
+        "calendar",
+        "image",
+    }
 )
 _WORD: Final = re.compile(r"\w+")
 # The most parts a request is held to: a room of forty lamps is one part.
@@ -90,14 +125,18 @@ def command_for(
     *,
     question: bool,
 ) -> Command | None:
-    """Return the turn's request for a change; None for a question or no tools."""
+    """Return what the turn's answer is held to; None without tools.
+
+    A question asks for no change, so it has no parts; an answer that claims
+    one is still checked.
+    """
     api = chat_log.llm_api
     said = chat_log.content[-1]
-    if api is None or question or not isinstance(said, conversation.UserContent):
+    if api is None or not isinstance(said, conversation.UserContent):
         return None
     parts = (
         request_parts(hass, said.content, mentions)
-        if options.get(CONF_EVERY_PART, True)
+        if options.get(CONF_EVERY_PART, True) and not question
         else ()
     )
     return Command(
@@ -117,23 +156,30 @@ def left_over(command: Command, acted_on: frozenset[str] | None) -> list[str]:
 def request_parts(
     hass: HomeAssistant, sentence: str, mentions: Mentions
 ) -> tuple[str, ...]:
-    """Return the entities a request names to act on."""
+    """Return the entities a request names to act on.
+
+    None when it takes something out ("everything but the fridge"): which
+    named device is meant to stay as it is cannot be told from the words.
+    """
+    words = set(_WORD.findall(sentence.casefold()))
+    if words & _EXCEPT:
+        return ()
     entities = er.async_get(hass)
     devices = dr.async_get(hass)
+    named = [e for e in mentions.named if e.split(".", 1)[0] not in _READ_ONLY_DOMAINS]
     named_in = {area_of(entities.async_get(e), devices) for e in mentions.named}
-    words = set(_WORD.findall(sentence.casefold()))
     domains = {
         domain
         for domain, said in _DOMAIN_WORDS.items()
         if words.intersection(said.split())
-    } or _SWITCHED
+    } or (_SWITCHED if words & _EVERYTHING else set())
     by_area = [
         entity_id
         for entity_id in mentions.in_areas
         if entity_id.split(".", 1)[0] in domains
         and area_of(entities.async_get(entity_id), devices) not in named_in
     ]
-    return (*mentions.named, *by_area)[:MAX_PARTS]
+    return (*named, *by_area)[:MAX_PARTS]
 
 
 def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:

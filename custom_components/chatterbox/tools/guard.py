@@ -28,13 +28,12 @@ from .arguments import (
     UnreadableCall,
     by_area,
     drop_unmeant_arguments,
-    missing_names,
 )
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
-from .questions import StateQuestion, only_reads
+from .outcomes import Outcomes, not_there
+from .questions import StateQuestion
 from .results import error_result
-from .targets import reach
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0
@@ -112,9 +111,9 @@ class ToolGuard(llm.APIInstance):
         self._calls: Counter[tuple[str, str]] = Counter()
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
-        self._missing: list[str] = []
-        self._acted = False
-        self._acted_on: set[str] | None = set()
+        self._outcomes = Outcomes(inner.api.hass, inner.llm_context)
+        # What each failed match asked for that does not exist, by call id.
+        self._unmatched: dict[str, list[str]] = {}
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -131,12 +130,15 @@ class ToolGuard(llm.APIInstance):
     def tally(self) -> ToolTally:
         """Say what the turn's calls have come to so far."""
         held = self.confirmation.held if self.confirmation is not None else ()
+        outcomes = self._outcomes
         return ToolTally(
             tuple(held),
             answer_now=self._answer_now,
-            missing=tuple(self._missing),
-            acted=self._acted,
-            acted_on=None if self._acted_on is None else frozenset(self._acted_on),
+            missing=tuple(outcomes.missing),
+            acted=outcomes.acted,
+            acted_on=None
+            if outcomes.acted_on is None
+            else frozenset(outcomes.acted_on),
         )
 
     async def _async_call(self, tool_input: llm.ToolInput) -> llm.ToolResult:
@@ -190,15 +192,10 @@ class ToolGuard(llm.APIInstance):
         self, key: tuple[str, str], tool_input: llm.ToolInput
     ) -> llm.ToolResult:
         """Run a call that is no repeat; retry a room's devices named as one."""
-        result = await self._async_run(tool_input)
         tool = self._by_name[tool_input.tool_name]
-        if not result.error and not only_reads(tool):
-            self._acted = True
-            reached = reach(self.api.hass, tool, tool_input.tool_args, self.llm_context)
-            if reached is None or self._acted_on is None:
-                self._acted_on = None
-            else:
-                self._acted_on |= reached.every
+        reached = self._outcomes.reach_of(tool, tool_input.tool_args)
+        result = await self._async_run(tool_input)
+        unmatched = self._unmatched.pop(tool_input.id, [])
         if result.data.get("error") == TIMEOUT:
             self._timed_out.add(key)
         else:
@@ -215,12 +212,7 @@ class ToolGuard(llm.APIInstance):
             retried = await self._async_call(replace(tool_input, tool_args=meant))
             if not retried.error:
                 return retried
-        if result.data.get("error") == NO_MATCH:
-            self._missing.extend(
-                name
-                for name in missing_names(tool_input.tool_args)
-                if name not in self._missing
-            )
+        self._outcomes.add(tool, reached, result, unmatched)
         return result
 
     def _area_names(self) -> list[str]:
@@ -263,6 +255,7 @@ class ToolGuard(llm.APIInstance):
             )
         except (HomeAssistantError, probatio.Invalid) as err:
             LOGGER.debug("Tool %s refused: %s", name, err)
+            self._unmatched[tool_input.id] = not_there(err)
             return error_result(
                 type(err).__name__, str(err) or FAILED.format(name=name)
             )

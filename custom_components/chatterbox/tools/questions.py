@@ -8,11 +8,12 @@ would reach, and the model is asked for its answer.
 
 A sentence is a question when it starts with a question word or a verb that
 opens a question in the conversation's language or in English ("is", "what",
-"ist", "czy", "est-ce"). A request phrased as a question is still a request:
-one that starts with "can you", "kannst du", "czy możesz", "pourriez-vous" or
-"please" is not a question. A message with a command beside its question
-("Is it cold? Turn on the heater.") is not a question either. The words are
-data, one entry per language.
+"ist", "czy", "est-ce"), or asks to be told ("tell me", "sag mir"). A request
+phrased as a question is still a request: one that starts with "can you",
+"kannst du", "czy możesz", "pourriez-vous", "how about" or "please" is not a
+question. A message with a command beside its question ("Is it cold? Turn on
+the heater.") is not a question either. The words are data, one entry per
+language.
 """
 
 from collections.abc import Mapping, Sequence
@@ -31,6 +32,7 @@ from homeassistant.helpers import llm
 from ..const import CONF_ANSWER_QUESTIONS
 from ..context.in_view import describe_state
 from ..prompts import QUESTION_NOT_COMMAND
+from .outcomes import only_reads
 from .results import error_result
 from .targets import reach
 
@@ -61,10 +63,19 @@ _OPENERS: Final[Mapping[str, frozenset[str]]] = {
         "dónde cuándo quién cómo"
     ),
     "it": _words(
-        "è sono c'è ci qual quale quali quanto quanta quanti dove quando chi "
-        "perché come"
+        "è sono c'è qual quale quali quanto quanta quanti dove quando chi perché come"
     ),
     "nl": _words("is zijn staat staan brandt wat welke hoe waar wanneer wie waarom"),
+}
+# How a request for information starts without a question word.
+_ASKING: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
+    "en": (("tell", "me"), ("let", "me", "know")),
+    "de": (("sag", "mir"), ("sagen", "sie", "mir")),
+    "pl": (("powiedz",),),
+    "fr": (("dis-moi",), ("dites-moi",)),
+    "es": (("dime",), ("dígame",)),
+    "it": (("dimmi",),),
+    "nl": (("vertel",), ("zeg", "me")),
 }
 # How a request phrased as a question starts.
 _POLITE: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
@@ -77,6 +88,11 @@ _POLITE: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
         ("could", "i"),
         ("is", "it", "possible"),
         ("would", "it", "be"),
+        ("would", "you", "mind"),
+        ("do", "me"),
+        ("when", "you"),
+        ("how", "about"),
+        ("what", "about"),
         ("please",),
     ),
     "de": (
@@ -87,6 +103,8 @@ _POLITE: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
         ("würdest", "du"),
         ("würden", "sie"),
         ("ist", "es", "möglich"),
+        ("wie", "wäre"),
+        ("was", "ist", "mit"),
         ("bitte",),
     ),
     "pl": (
@@ -142,7 +160,7 @@ def state_question_for(
         or not asks_about_state(said.content, api.llm_context.language or "en")
     ):
         return None
-    return StateQuestion(hass, said.content)
+    return StateQuestion(hass, said.content[:_MAX_CHARS])
 
 
 def asks_about_state(text: str, language: str) -> bool:
@@ -161,11 +179,16 @@ def asks_about_state(text: str, language: str) -> bool:
 
 def _is_question(words: Sequence[str], languages: Sequence[str]) -> bool:
     """Tell whether one sentence's words ask a question, not for something."""
+    start = tuple(words)
     for language in languages:
         for polite in _POLITE.get(language, ()):
-            if tuple(words[: len(polite)]) == polite:
+            if start[: len(polite)] == polite:
                 return False
-    return any(words[0] in _OPENERS.get(language, ()) for language in languages)
+    return any(
+        words[0] in _OPENERS.get(language, ())
+        or any(start[: len(asking)] == asking for asking in _ASKING.get(language, ()))
+        for language in languages
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,13 +225,3 @@ class StateQuestion:
                 asked=self.asked, states="; ".join(states) or "unknown"
             ),
         )
-
-
-def only_reads(tool: llm.Tool) -> bool:
-    """Tell whether a tool only reads: it says so, or it is one that gets.
-
-    Home Assistant declares nothing for its own tools; the ones that only read
-    are named so (HassGetState, HassGetWeather, GetLiveContext, GetDateTime).
-    """
-    bare = tool.name.rsplit("__", 1)[-1]
-    return tool.annotations.read_only or bare.startswith(("HassGet", "Get"))

@@ -63,7 +63,13 @@ def content_to_messages(
                     )
                 )
             case conversation.AssistantContent():
-                messages.append(_assistant_message(item))
+                message = _assistant_message(item)
+                if messages and _answer_only(messages[-1]):
+                    # The agent's own words after the model's, or an answer
+                    # given again when told: one turn of the assistant, as
+                    # the chat templates of Mistral and Gemma require.
+                    message = _joined(messages.pop(), message)
+                messages.append(message)
             case conversation.ToolResultContent():
                 messages.append(
                     ChatCompletionToolMessageParam(
@@ -147,6 +153,28 @@ def calls_by_id(
         for call in message.get("tool_calls", ())
         if call["type"] == "function"
     }
+
+
+def _answer_only(message: ChatCompletionMessageParam) -> bool:
+    """Tell whether a message is the assistant's words, with no tool calls."""
+    return message["role"] == "assistant" and not message.get("tool_calls")
+
+
+def _joined(
+    first: ChatCompletionMessageParam, then: ChatCompletionAssistantMessageParam
+) -> ChatCompletionAssistantMessageParam:
+    """Join the assistant's words with its next message, calls and all."""
+    texts = [
+        text
+        for text in (first.get("content"), then.get("content"))
+        if isinstance(text, str) and text
+    ]
+    joined = ChatCompletionAssistantMessageParam(
+        role="assistant", content="\n\n".join(texts) or then.get("content")
+    )
+    if calls := then.get("tool_calls"):
+        joined["tool_calls"] = calls
+    return joined
 
 
 def _assistant_message(

@@ -110,8 +110,7 @@ CLAIM_NOTE: Final = (
 
 # Parts of a request that no call acted on, after the model's answer.
 PARTS_NOTE: Final = (
-    "Note: the user also named {names}, and no tool call has acted on "
-    "{them} yet. Do that now, or tell the user why you did not."
+    "Note: not done yet: {names}. Call the tools for {them} now, then answer."
 )
 
 # Structured answers (AI Task), asked for in words where a server refuses
@@ -149,9 +148,10 @@ NOT_ALLOWED: Final = (
     "Not done: to {action} needs a person to confirm it, and this request came "
     "from an automation. Say that it was not done."
 )
+# What was asked is not quoted: small models answered with the quote.
 QUESTION_NOT_COMMAND: Final = (
-    'Not done: the user asked a question, not for a change: "{asked}". Now: '
-    "{states}. Answer the question from this, and change nothing."
+    "Not done: the user only asked about this; change nothing. It is now: "
+    "{states}. Tell the user that, in a short sentence."
 )
 CONFIRMATION_NEEDED: Final = (
     "Not done: to {action} needs the user's yes first. The user is asked, and a "

@@ -350,7 +350,12 @@ AREAS = ("Kitchen", "Living Room", "Lounge")
             None,
             id="domain-without-group-words",
         ),
-        pytest.param({"name": "Kitchen", "domain": ["light"]}, None, id="room-only"),
+        # Asked for everything in a room, small models name the room.
+        pytest.param(
+            {"name": "Kitchen", "domain": ["light"]},
+            {"domain": ["light"], "area": "Kitchen"},
+            id="room-only",
+        ),
         pytest.param({"name": "Garage light", "domain": ["light"]}, None, id="no-room"),
         pytest.param({"name": 3, "domain": ["light"]}, None, id="name-not-text"),
         pytest.param({"name": "Kitchen light", "domain": 3}, None, id="domain-odd"),

@@ -67,7 +67,7 @@ async def test_a_refusal_shows_only_what_assist_may_see(
 ) -> None:
     """A call that names a hidden device by id is refused without its state."""
     async_expose_entity(hass, conversation.DOMAIN, PUMP, should_expose=False)
-    question = StateQuestion(hass, "Is the pond pump on?")
+    question = StateQuestion(hass)
 
     refused = question.review(FreeTool(), {"entity_id": [PUMP, FRONT]}, CONTEXT)
 
@@ -81,7 +81,7 @@ async def test_a_call_that_only_reads_or_reaches_nothing_runs(
     hass: HomeAssistant, guarded_home: dict[str, str]
 ) -> None:
     """Reading a state, or a tool that touches no device, answers a question."""
-    question = StateQuestion(hass, "Is the front door locked?")
+    question = StateQuestion(hass)
     reads = FreeTool(llm.ToolAnnotations(read_only=True))
 
     assert question.review(reads, {"entity_id": FRONT}, CONTEXT) is None

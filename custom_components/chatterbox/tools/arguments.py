@@ -256,15 +256,16 @@ _GROUP_WORDS: Final[dict[str, frozenset[str]]] = {
 
 
 def by_area(arguments: dict[str, Any], areas: Iterable[str]) -> dict[str, Any] | None:
-    """Read a name like "Living room light" as the lights of an area.
+    """Read a name like "Living room light", or "Living room", as an area.
 
     Asked to "turn off the lights in the living room", small models pass
     the name "Living room light" (Qwen2.5 1.5B does), which matches no device
-    when the room's light is called "Living room lamp". When the name is an
-    area's name and then a word for the devices of the call's domain, the
-    arguments are returned with that area in place of the name; else None.
-    Without a domain nothing is guessed: the area alone would switch
-    everything in the room.
+    when the room's light is called "Living room lamp"; asked for everything
+    in a room, they pass the room's name as a device's. When the name is an
+    area's name, alone or followed by a word for the devices of the call's
+    domain, the arguments are returned with that area in place of the name;
+    else None. Without a domain nothing is guessed: the area alone would
+    switch everything in the room.
     """
     name, domains = arguments.get("name"), arguments.get("domain")
     if not isinstance(name, str) or "area" in arguments:
@@ -282,7 +283,9 @@ def by_area(arguments: dict[str, Any], areas: Iterable[str]) -> dict[str, Any] |
     said = _folded(name).removeprefix("the ")
     for area in areas:
         room = _folded(area)
-        if said.startswith(f"{room} ") and said[len(room) + 1 :] in words:
+        if said == room or (
+            said.startswith(f"{room} ") and said[len(room) + 1 :] in words
+        ):
             return {
                 **{key: value for key, value in arguments.items() if key != "name"},
                 "area": area,

@@ -3,8 +3,8 @@
 Small models answer "is the front door locked?" by calling the lock's tools.
 When everything the user said is a question about a state, a call that would
 change something is refused before it runs (and before any question about
-confirmation), with what was asked and the current states of what the call
-would reach, and the model is asked for its answer.
+confirmation), with the current states of what the call would reach, and the model is
+asked for its answer.
 
 A sentence is a question when it starts with a question word or a verb that
 opens a question in the conversation's language or in English ("is", "what",
@@ -160,7 +160,7 @@ def state_question_for(
         or not asks_about_state(said.content, api.llm_context.language or "en")
     ):
         return None
-    return StateQuestion(hass, said.content[:_MAX_CHARS])
+    return StateQuestion(hass)
 
 
 def asks_about_state(text: str, language: str) -> bool:
@@ -196,8 +196,6 @@ class StateQuestion:
     """The turn's question about the home: calls that would change it wait."""
 
     hass: HomeAssistant
-    asked: str
-    """What the user said."""
 
     def review(
         self, tool: llm.Tool, tool_args: Mapping[str, Any], context: llm.LLMContext
@@ -221,7 +219,5 @@ class StateQuestion:
         )
         return error_result(
             "QuestionNotCommand",
-            QUESTION_NOT_COMMAND.format(
-                asked=self.asked, states="; ".join(states) or "unknown"
-            ),
+            QUESTION_NOT_COMMAND.format(states="; ".join(states) or "unknown"),
         )

@@ -15,6 +15,7 @@ from custom_components.chatterbox.agent.decision import (
     NotFound,
     NothingDone,
     RunAgain,
+    StatesAnswer,
     decide,
 )
 from custom_components.chatterbox.prompts import CLAIM_NOTE
@@ -160,6 +161,19 @@ async def test_calls_on_the_last_round_fail_with_what_fits(
     decision = decide(spoke(calls=1), tally, chat_log, has_tools=True, left=0)
 
     assert decision == Fail(key)
+
+
+async def test_a_question_the_model_did_not_answer_gets_the_states(
+    hass: HomeAssistant,
+) -> None:
+    """Nothing said about a question on the front door: its state answers."""
+    command = Command("en", check_claims=True, asked_about=("lock.front_door",))
+
+    decision = decide(
+        spoke(), ToolTally(), log_of(hass), has_tools=True, left=3, command=command
+    )
+
+    assert decision == StatesAnswer(("lock.front_door",))
 
 
 async def test_a_turn_that_changed_something_is_not_said_not_found(

@@ -432,3 +432,17 @@ async def test_a_yes_that_starts_like_a_question_still_runs_the_held_call(
 
     assert speech(result) == "The front door is unlocked."
     assert hass.states.get("lock.front_door").state == "unlocked"
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_question_the_model_leaves_unanswered_gets_the_state(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks about the door; the model says nothing: the agent reads it out."""
+    llm_server.reply(Text(""))
+
+    result = await say(hass, "Is the front door locked?")
+
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert speech(result) == "Here is what I see now: Front door: locked."
+    assert traced("chatterbox_states_answer") == [{"entities": ["lock.front_door"]}]

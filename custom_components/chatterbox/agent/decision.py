@@ -41,6 +41,13 @@ class NotFound:
 
 
 @dataclass(frozen=True, slots=True)
+class StatesAnswer:
+    """A question got no answer from the model: the states it asked about are."""
+
+    entity_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class NothingDone:
     """The answer claims a change that no call made, even after a correction."""
 
@@ -56,7 +63,9 @@ class Fail:
 _CLAIM: Final = "claim"
 _PARTS: Final = "parts"
 
-type Decision = Answered | RunAgain | AskUser | NotFound | NothingDone | Fail
+type Decision = (
+    Answered | RunAgain | AskUser | NotFound | StatesAnswer | NothingDone | Fail
+)
 
 
 def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only inputs
@@ -88,13 +97,13 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
                 "The model answered nothing to say (finish reason %s)",
                 stats.finish_reason,
             )
-            return _not_done("empty_response", tally)
+            return _not_done("empty_response", tally, command)
     elif not has_tools:
         LOGGER.warning("The model called tools, but this agent has none")
         return Fail("empty_response")
     elif not left:
         LOGGER.warning("The model still called tools on the turn's last round")
-        return _not_done(_unfinished(chat_log, tally), tally)
+        return _not_done(_unfinished(chat_log, tally), tally, command)
     if left and chat_log.unresponded_tool_results:
         return RunAgain()
     if command is None:
@@ -148,16 +157,22 @@ def _checked_parts(
     return RunAgain(PARTS_NOTE.format(names=names, them=them), _PARTS)
 
 
-def _not_done(key: str, tally: ToolTally) -> NotFound | Fail:
-    """End a turn that did not get done: said as not found, when nothing was.
+def _not_done(
+    key: str, tally: ToolTally, command: Command | None
+) -> NotFound | StatesAnswer | Fail:
+    """End a turn that did not get done, as a person would where one can.
 
     A request for a device the home does not have is no fault of the server
-    or of the agent: the user hears what was not found, as a person would
-    tell them, rather than an error.
+    or of the agent: the user hears what was not found, rather than an error.
+    A question about devices the model did not answer is answered with their
+    states, which the agent reads itself.
     """
     if tally.missing and not tally.acted:
         LOGGER.info("Nothing matched %s; saying so", ", ".join(tally.missing))
         return NotFound(tally.missing)
+    if command is not None and command.asked_about:
+        LOGGER.info("The model did not answer the question; saying the states")
+        return StatesAnswer(command.asked_about)
     return Fail(key)
 
 

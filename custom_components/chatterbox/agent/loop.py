@@ -22,6 +22,7 @@ from ..const import (
     DEFAULT_MAX_ITERATIONS,
     SUBENTRY_CONVERSATION,
 )
+from ..context.in_view import said_states
 from ..context.mentions import turn_mentions
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
@@ -42,6 +43,7 @@ from .decision import (
     NotFound,
     NothingDone,
     RunAgain,
+    StatesAnswer,
     decide,
 )
 from .observe import observe_round
@@ -108,6 +110,16 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                 )
             case NotFound():
                 raise user_error("could_not")
+            case StatesAnswer(entity_ids):
+                chat_log.async_trace(
+                    {"chatterbox_states_answer": {"entities": list(entity_ids)}}
+                )
+                await _async_say_phrase(
+                    agent,
+                    chat_log,
+                    "states_now",
+                    states=said_states(agent.hass, entity_ids),
+                )
             case NothingDone():
                 # The model's claim stays in the history; the last words say
                 # that it was not so.

@@ -53,6 +53,19 @@ def states_note(hass: HomeAssistant, mentions: Mentions) -> str | None:
     return as_record(STATES_HEADING, "\n".join(lines), STATES_NOTE)
 
 
+def said_states(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
+    """Say entities' states to the user, briefly: "Bedroom light: off"."""
+    said = []
+    for entity_id in entity_ids:
+        if (state := hass.states.get(entity_id)) is None:
+            continue
+        value = _short(state.state)
+        if unit := state.attributes.get(ATTR_UNIT_OF_MEASUREMENT):
+            value = f"{value} {unit}"
+        said.append(f"{_short(state.name)}: {value}")
+    return "; ".join(said)
+
+
 def describe_state(hass: HomeAssistant, state: State) -> str:
     """Say one entity's state: "Front door (lock in Hallway): locked"."""
     kind = state.domain

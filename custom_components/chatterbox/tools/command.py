@@ -108,13 +108,15 @@ MAX_PARTS: Final = 20
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A request for a change, and what its answer is checked against."""
+    """What a turn's answer is checked against: the request, a change or not."""
 
     language: str
     check_claims: bool
     """An answer that claims a change must come after a call that made one."""
     parts: tuple[str, ...] = ()
-    """The entity ids the request names to act on, in order."""
+    """The entity ids a request for a change names to act on, in order."""
+    asked_about: tuple[str, ...] = ()
+    """The entity ids a question names: without an answer, their states are it."""
 
 
 def command_for(
@@ -143,6 +145,7 @@ def command_for(
         api.llm_context.language or "en",
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)),
         parts=parts,
+        asked_about=mentions.entities if question else (),
     )
 
 

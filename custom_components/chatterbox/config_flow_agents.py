@@ -80,6 +80,15 @@ from .tools.sensitive import DEFAULT_KINDS, KINDS
 if TYPE_CHECKING:
     from . import ChatterboxConfigEntry
 
+# The checks of the model's work around it (README: Grounded answers): on
+# unless turned off, and only a conversation agent has them.
+GROUNDING_OPTIONS = (
+    CONF_STATES_IN_VIEW,
+    CONF_ANSWER_QUESTIONS,
+    CONF_CHECK_CLAIMS,
+    CONF_EVERY_PART,
+    CONF_ANSWER_NOT_FOUND,
+)
 ADVANCED_OPTIONS = (
     CONF_TEMPERATURE,
     CONF_TOP_P,
@@ -92,11 +101,7 @@ ADVANCED_OPTIONS = (
     CONF_EXTRA_BODY,
     CONF_UNATTENDED,
     CONF_SENSITIVE_KINDS,
-    CONF_STATES_IN_VIEW,
-    CONF_ANSWER_QUESTIONS,
-    CONF_ANSWER_NOT_FOUND,
-    CONF_CHECK_CLAIMS,
-    CONF_EVERY_PART,
+    *GROUNDING_OPTIONS,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -108,12 +113,7 @@ UNSAVED_DEFAULTS = {
     CONF_CONFIRM: True,
     CONF_UNATTENDED: UNATTENDED_REFUSE,
     CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
-    CONF_STATES_IN_VIEW: True,
-    CONF_ANSWER_QUESTIONS: True,
-    CONF_ANSWER_NOT_FOUND: True,
-    CONF_CHECK_CLAIMS: True,
-    CONF_EVERY_PART: True,
-}
+} | dict.fromkeys(GROUNDING_OPTIONS, True)
 
 
 async def async_offered_models(entry: ChatterboxConfigEntry) -> list[str]:
@@ -315,21 +315,10 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                                 mode=SelectSelectorMode.LIST,
                             )
                         ),
-                        probatio.Optional(
-                            CONF_STATES_IN_VIEW, default=True
-                        ): BooleanSelector(),
-                        probatio.Optional(
-                            CONF_ANSWER_QUESTIONS, default=True
-                        ): BooleanSelector(),
-                        probatio.Optional(
-                            CONF_ANSWER_NOT_FOUND, default=True
-                        ): BooleanSelector(),
-                        probatio.Optional(
-                            CONF_CHECK_CLAIMS, default=True
-                        ): BooleanSelector(),
-                        probatio.Optional(
-                            CONF_EVERY_PART, default=True
-                        ): BooleanSelector(),
+                        **{
+                            probatio.Optional(key, default=True): BooleanSelector()
+                            for key in GROUNDING_OPTIONS
+                        },
                     }
                 ),
                 {"collapsed": True},
@@ -367,11 +356,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_CONFIRM,
             CONF_UNATTENDED,
             CONF_SENSITIVE_KINDS,
-            CONF_STATES_IN_VIEW,
-            CONF_ANSWER_QUESTIONS,
-            CONF_ANSWER_NOT_FOUND,
-            CONF_CHECK_CLAIMS,
-            CONF_EVERY_PART,
+            *GROUNDING_OPTIONS,
         }
     )
 

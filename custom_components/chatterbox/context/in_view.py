@@ -59,10 +59,7 @@ def said_states(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
     for entity_id in entity_ids:
         if (state := hass.states.get(entity_id)) is None:
             continue
-        value = _short(state.state)
-        if unit := state.attributes.get(ATTR_UNIT_OF_MEASUREMENT):
-            value = f"{value} {unit}"
-        said.append(f"{_short(state.name)}: {value}")
+        said.append(f"{_short(state.name)}: {', '.join(_values(state))}")
     return "; ".join(said)
 
 
@@ -71,12 +68,15 @@ def describe_state(hass: HomeAssistant, state: State) -> str:
     kind = state.domain
     if (area := _area_name(hass, state.entity_id)) is not None:
         kind = f"{kind} in {_short(area)}"
+    return f"{_short(state.name)} ({kind}): {', '.join(_values(state))}"
+
+
+def _values(state: State) -> list[str]:
+    """Return the state with its unit, then what its attributes add."""
     value = _short(state.state)
-    name = _short(state.name)
     if unit := state.attributes.get(ATTR_UNIT_OF_MEASUREMENT):
         value = f"{value} {unit}"
-    details = [value, *_details(state)]
-    return f"{name} ({kind}): {', '.join(details)}"
+    return [value, *_details(state)]
 
 
 def _details(state: State) -> Sequence[str]:

@@ -446,3 +446,16 @@ async def test_a_question_the_model_leaves_unanswered_gets_the_state(
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
     assert speech(result) == "Here is what I see now: Front door: locked."
     assert traced("chatterbox_states_answer") == [{"entities": ["lock.front_door"]}]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_an_answer_to_a_question_says_how_things_are_and_is_no_claim(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks about the light; "it is switched off" is the answer, as it is."""
+    llm_server.reply(Text("The kitchen light is switched off."))
+
+    result = await say(hass, "Is the kitchen light on?")
+
+    assert speech(result) == "The kitchen light is switched off."
+    assert len(llm_server.chat_requests) == 1

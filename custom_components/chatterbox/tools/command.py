@@ -129,8 +129,8 @@ def command_for(
 ) -> Command | None:
     """Return what the turn's answer is held to; None without tools.
 
-    A question asks for no change, so it has no parts; an answer that claims
-    one is still checked.
+    A question asks for no change: it has no parts, and its answer says how
+    things are ("the lamp is switched on"), which is no claim of an action.
     """
     api = chat_log.llm_api
     said = chat_log.content[-1]
@@ -143,7 +143,7 @@ def command_for(
     )
     return Command(
         api.llm_context.language or "en",
-        check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)),
+        check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,
         parts=parts,
         asked_about=mentions.entities if question else (),
     )

@@ -142,3 +142,30 @@ async def test_nothing_named_is_nothing(hass: HomeAssistant) -> None:
 
     assert find_mentions(hass, "?!") == Mentions()
     assert not find_mentions(hass, "")
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_change_in_the_home_is_found_at_once(hass: HomeAssistant) -> None:
+    """A renamed entity, a new alias, a new entity: the next sentence finds them."""
+    assert find_mentions(hass, "Is the porch light on?").named
+
+    hass.states.async_set(
+        "input_boolean.porch_light", "off", {"friendly_name": "Veranda light"}
+    )
+    assert not find_mentions(hass, "Is the porch light on?").named
+    assert find_mentions(hass, "Is the veranda light on?").named == (
+        "input_boolean.porch_light",
+    )
+
+    er.async_get(hass).async_update_entity(
+        "input_boolean.desk_lamp", aliases={"Reading lamp"}
+    )
+    await hass.async_block_till_done()
+    assert find_mentions(hass, "Turn off the reading lamp").named == (
+        "input_boolean.desk_lamp",
+    )
+
+    hass.states.async_set("light.garden", "off", {"friendly_name": "Garden light"})
+    async_expose_entity(hass, conversation.DOMAIN, "light.garden", should_expose=True)
+    await hass.async_block_till_done()
+    assert find_mentions(hass, "Turn on the garden light").named == ("light.garden",)

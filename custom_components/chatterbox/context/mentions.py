@@ -18,13 +18,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 import re
-from typing import Final
+from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import (
     async_should_expose,
 )
-from homeassistant.core import HomeAssistant
+from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import Event, EventStateChangedData, HomeAssistant, callback
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
@@ -32,6 +33,9 @@ from homeassistant.helpers import (
     floor_registry as fr,
     llm,
 )
+from homeassistant.helpers.singleton import singleton
+
+from ..const import DOMAIN
 
 # The most entities a sentence brings into view.
 MAX_MENTIONED: Final = 40
@@ -102,26 +106,104 @@ def find_mentions(hass: HomeAssistant, sentence: str) -> Mentions:
                 if area.floor_id == floor.floor_id
             ]
     named_areas = list(dict.fromkeys(named_areas))
-    entities = er.async_get(hass)
-    devices = dr.async_get(hass)
-    named: list[str] = []
-    in_areas: list[str] = []
-    for state in hass.states.async_all():
-        entity_id = state.entity_id
-        if not async_should_expose(hass, conversation.DOMAIN, entity_id):
-            continue
-        entry = entities.async_get(entity_id)
-        aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
-        if _names_any(words, (state.name, *aliases)):
-            named.append(entity_id)
-        elif named_areas and area_of(entry, devices) in named_areas:
-            in_areas.append(entity_id)
-    named = named[:MAX_MENTIONED]
-    return Mentions(
-        tuple(named),
-        tuple(named_areas),
-        tuple(in_areas[: MAX_MENTIONED - len(named)]),
-    )
+    index = _index(hass).names()
+    # Only the names that start as a word of the sentence starts are read.
+    found = {
+        entity_id
+        for start in words.starts
+        for entity_id, name in index.by_start.get(start, ())
+        if words.names(name)
+    }
+    named = [
+        entity_id
+        for entity_id in sorted(found, key=index.order.__getitem__)
+        if async_should_expose(hass, conversation.DOMAIN, entity_id)
+    ][:MAX_MENTIONED]
+    in_areas = [
+        entity_id
+        for entity_id in sorted(
+            {e for area in named_areas for e in index.by_area.get(area, ())} - found,
+            key=index.order.__getitem__,
+        )
+        if async_should_expose(hass, conversation.DOMAIN, entity_id)
+    ][: MAX_MENTIONED - len(named)]
+    return Mentions(tuple(named), tuple(named_areas), tuple(in_areas))
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """Every entity's names and area, looked up by how the names start."""
+
+    by_start: dict[str, list[tuple[str, tuple[str, ...]]]]
+    """Entity ids with the words of each of their names, by the first word's start."""
+    by_area: dict[str, list[str]]
+    """The entity ids of each area."""
+    order: dict[str, int]
+    """Each entity's place, so that what is found keeps the home's order."""
+
+
+class _NameIndex:
+    """The names of the home, built when first read after the home changed.
+
+    A turn then reads the names that start as the sentence's words do, not
+    every entity of a home of a thousand. A new, removed or renamed entity,
+    or a change in the entity or device registry (an alias, an area), drops
+    the index; the next turn builds it again.
+    """
+
+    def __init__(self, hass: HomeAssistant) -> None:
+        """Follow the home's changes for as long as Home Assistant runs."""
+        self._hass = hass
+        self._names: _Names | None = None
+        for event_type in (
+            er.EVENT_ENTITY_REGISTRY_UPDATED,
+            dr.EVENT_DEVICE_REGISTRY_UPDATED,
+        ):
+            hass.bus.async_listen(event_type, self._drop)
+        hass.bus.async_listen(EVENT_STATE_CHANGED, self._drop, event_filter=_renamed)
+
+    @callback
+    def _drop(self, _event: Event[Any]) -> None:
+        """Forget the index: the home changed."""
+        self._names = None
+
+    def names(self) -> _Names:
+        """Return the index, built anew if the home changed."""
+        if self._names is None:
+            self._names = self._build()
+        return self._names
+
+    def _build(self) -> _Names:
+        """Read every entity's names and area."""
+        hass = self._hass
+        entities = er.async_get(hass)
+        devices = dr.async_get(hass)
+        names = _Names({}, {}, {})
+        for place, state in enumerate(hass.states.async_all()):
+            entity_id = state.entity_id
+            names.order[entity_id] = place
+            entry = entities.async_get(entity_id)
+            aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
+            for name in (state.name, *aliases):
+                if words := _words(name):
+                    key = words[0][:_STEM]
+                    names.by_start.setdefault(key, []).append((entity_id, words))
+            if (area := area_of(entry, devices)) is not None:
+                names.by_area.setdefault(area, []).append(entity_id)
+        return names
+
+
+@callback
+def _renamed(data: EventStateChangedData) -> bool:
+    """Tell whether a state change adds, removes or renames an entity."""
+    old, new = data["old_state"], data["new_state"]
+    return old is None or new is None or old.name != new.name
+
+
+@singleton(f"{DOMAIN}_name_index")
+def _index(hass: HomeAssistant) -> _NameIndex:
+    """Return the home's index of names."""
+    return _NameIndex(hass)
 
 
 def area_of(entry: er.RegistryEntry | None, devices: dr.DeviceRegistry) -> str | None:

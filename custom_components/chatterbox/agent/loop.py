@@ -26,7 +26,7 @@ from ..context.in_view import said_states
 from ..context.mentions import turn_mentions
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
-from ..tools.command import command_for
+from ..tools.command import Command, command_for
 from ..tools.confirm import (
     async_ask_for_yes,
     async_run_confirmed,
@@ -87,8 +87,14 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     with guard_tools(chat_log, confirmation, asked) as guard:
         await async_run_confirmed(chat_log, agent.entity_id, confirmation)
         note_states(agent, chat_log, mentions, question=bool(asked))
-        turn = await _async_start(agent, chat_log, guard, recalled, structure)
-        turn.command = command
+        turn = await _async_start(
+            agent,
+            chat_log,
+            guard,
+            command=command,
+            recalled=recalled,
+            structure=structure,
+        )
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)
         # RESPONSE_COMPOSITION
         match decision:
@@ -100,9 +106,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                     chat_log.conversation_id,
                     await async_ask_for_yes(chat_log, agent.entity_id, confirmation),
                 )
-            case NotFound(names) if agent.subentry.data.get(
-                CONF_ANSWER_NOT_FOUND, True
-            ):
+            case NotFound(names) if options.get(CONF_ANSWER_NOT_FOUND, True):
                 # Not an error: the home has no such device.
                 chat_log.async_trace({"chatterbox_not_found": {"names": list(names)}})
                 await _async_say_phrase(
@@ -222,10 +226,12 @@ def _tally(guard: ToolGuard | None) -> ToolTally:
     return guard.tally() if guard is not None else ToolTally()
 
 
-async def _async_start(
+async def _async_start(  # noqa: PLR0913  # keyword-only, each a separate input
     agent: ChatterboxLLMEntity,
     chat_log: conversation.ChatLog,
     guard: ToolGuard | None,
+    *,
+    command: Command | None,
     recalled: str | None,
     structure: dict[str, Any] | None,
 ) -> Turn:
@@ -244,4 +250,5 @@ async def _async_start(
         structure=structure,
         answer_chars=agent.answer_chars(),
         images=await _async_read_images(agent, chat_log),
+        command=command,
     )

@@ -27,46 +27,42 @@ from homeassistant.helpers import device_registry as dr, entity_registry as er
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
 from ..context.mentions import Mentions, area_of
+from .questions import word_list
 
 # Words that name the devices of a domain, in English, German, Polish,
 # French, Spanish, Italian and Dutch, singular and plural.
-_DOMAIN_WORDS: Final[Mapping[str, str]] = {
-    "light": (
+_DOMAIN_WORDS: Final[Mapping[str, frozenset[str]]] = {
+    "light": word_list(
         "light lights lamp lamps licht lichter lampe lampen leuchte leuchten "
         "światło światła lampa lampy lampę lumière lumières luz luces lámpara "
         "lámparas luce luci lampada lampade"
     ),
     # Not "switch": "switch off everything" names no kind of device.
-    "switch": (
+    "switch": word_list(
         "plug plugs socket sockets outlet outlets schalter "
         "steckdose steckdosen przełącznik gniazdko gniazdka wtyczka prise "
         "prises enchufe enchufes presa prese stopcontact"
     ),
-    "fan": (
+    "fan": word_list(
         "fan fans ventilator ventilatoren lüfter wentylator wentylatory "
         "ventilateur ventilateurs ventilador ventiladores ventilatore"
     ),
-    "cover": (
+    "cover": word_list(
         "blind blinds shutter shutters curtain curtains rollladen rollläden "
         "jalousie jalousien rolety roleta żaluzje zasłony volet volets store "
         "stores persiana persianas tapparella tapparelle rolluik rolluiken"
     ),
-    "media_player": (
+    "media_player": word_list(
         "tv television speaker speakers music fernseher lautsprecher musik "
         "telewizor głośnik głośniki muzyka télé télévision enceinte musique "
         "televisión altavoz música televisore musica"
     ),
-    "climate": (
+    "climate": word_list(
         "heating heater thermostat heizung thermostat ogrzewanie termostat "
         "grzejnik chauffage thermostat calefacción termostato riscaldamento "
         "verwarming"
     ),
 }
-
-
-def _words(text: str) -> frozenset[str]:
-    """Return the words of a list written as one line."""
-    return frozenset(text.split())
 
 
 # The domains "everything" switches, when a request names no kind of device.
@@ -76,12 +72,12 @@ _SWITCHED: Final = frozenset(
 # Words for everything and all: an area named without a kind of device is a
 # part only with one of them ("switch off everything in the kitchen", not
 # "set the kitchen to 21 degrees").
-_EVERYTHING: Final = _words(
+_EVERYTHING: Final = word_list(
     "everything all every alles alle wszystko wszystkie wszystkich tout tous "
     "toutes todo todos todas tutto tutti tutte"
 )
 # Words that take something out of a request: its parts are not told apart.
-_EXCEPT: Final = _words(
+_EXCEPT: Final = word_list(
     "except but besides apart excluding außer ausser ausgenommen oprócz poza "
     "prócz sauf excepto salvo menos tranne eccetto behalve"
 )
@@ -171,11 +167,9 @@ def request_parts(
     devices = dr.async_get(hass)
     named = [e for e in mentions.named if e.split(".", 1)[0] not in _READ_ONLY_DOMAINS]
     named_in = {area_of(entities.async_get(e), devices) for e in mentions.named}
-    domains = {
-        domain
-        for domain, said in _DOMAIN_WORDS.items()
-        if words.intersection(said.split())
-    } or (_SWITCHED if words & _EVERYTHING else set())
+    domains = {domain for domain, said in _DOMAIN_WORDS.items() if words & said} or (
+        _SWITCHED if words & _EVERYTHING else set()
+    )
     by_area = [
         entity_id
         for entity_id in mentions.in_areas

@@ -112,8 +112,6 @@ class ToolGuard(llm.APIInstance):
         self._timed_out: set[tuple[str, str]] = set()
         self._failures = 0
         self._outcomes = Outcomes(inner.api.hass, inner.llm_context)
-        # What each failed match asked for that does not exist, by call id.
-        self._unmatched: dict[str, list[str]] = {}
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -194,8 +192,7 @@ class ToolGuard(llm.APIInstance):
         """Run a call that is no repeat; retry a room's devices named as one."""
         tool = self._by_name[tool_input.tool_name]
         reached = self._outcomes.reach_of(tool, tool_input.tool_args)
-        result = await self._async_run(tool_input)
-        unmatched = self._unmatched.pop(tool_input.id, [])
+        result, unmatched = await self._async_run(tool_input)
         if result.data.get("error") == TIMEOUT:
             self._timed_out.add(key)
         else:
@@ -238,34 +235,39 @@ class ToolGuard(llm.APIInstance):
         )
         return replace(tool_input, tool_args=arguments)
 
-    async def _async_run(self, tool_input: llm.ToolInput) -> llm.ToolResult:
-        """Run the tool with a time limit, catching whatever it raises."""
+    async def _async_run(
+        self, tool_input: llm.ToolInput
+    ) -> tuple[llm.ToolResult, list[str]]:
+        """Run the tool with a time limit, catching whatever it raises.
+
+        Return its result, and what a failed match asked for that does not
+        exist.
+        """
         name = tool_input.tool_name
         task = asyncio.current_task()
         if task is not None:
             self._running.add(task)
         try:
             async with asyncio.timeout(TOOL_TIMEOUT):
-                return await self.inner.async_call_tool(tool_input)
+                return await self.inner.async_call_tool(tool_input), []
         except TimeoutError:
             LOGGER.warning("Tool %s did not answer within %s s", name, TOOL_TIMEOUT)
             return error_result(
                 TIMEOUT,
                 TIMED_OUT.format(name=name, seconds=TOOL_TIMEOUT),
-            )
+            ), []
         except (HomeAssistantError, probatio.Invalid) as err:
             LOGGER.debug("Tool %s refused: %s", name, err)
-            self._unmatched[tool_input.id] = not_there(err)
             return error_result(
                 type(err).__name__, str(err) or FAILED.format(name=name)
-            )
+            ), not_there(err)
         except Exception as err:  # noqa: BLE001  # nothing a tool raises may end the turn
             LOGGER.warning(
                 "Tool %s failed: %s: %s", name, type(err).__name__, err, exc_info=True
             )
             return error_result(
                 type(err).__name__, str(err) or FAILED.format(name=name)
-            )
+            ), []
         finally:
             if task is not None:
                 self._running.discard(task)

@@ -37,35 +37,35 @@ from .results import error_result
 from .targets import reach
 
 
-def _words(text: str) -> frozenset[str]:
+def word_list(text: str) -> frozenset[str]:
     """Return the words of a list written as one line."""
     return frozenset(text.split())
 
 
 _OPENERS: Final[Mapping[str, frozenset[str]]] = {
-    "en": _words(
+    "en": word_list(
         "is are was were does do did has have what what's whats which how where "
         "when who whose why"
     ),
-    "de": _words(
+    "de": word_list(
         "ist sind war waren hat haben läuft laufen brennt wie was welche "
         "welcher welches wo wann wer warum"
     ),
-    "pl": _words(
+    "pl": word_list(
         "czy jaki jaka jakie jaką ile co gdzie kiedy kto dlaczego który która które"
     ),
-    "fr": _words(
+    "fr": word_list(
         "est est-ce sont quel quelle quels quelles combien où quand qui "
         "pourquoi comment"
     ),
-    "es": _words(
+    "es": word_list(
         "está están es son hay cuál cuáles qué cuánto cuánta cuántos cuántas "
         "dónde cuándo quién cómo"
     ),
-    "it": _words(
+    "it": word_list(
         "è sono c'è qual quale quali quanto quanta quanti dove quando chi perché come"
     ),
-    "nl": _words("is zijn staat staan brandt wat welke hoe waar wanneer wie waarom"),
+    "nl": word_list("is zijn staat staan brandt wat welke hoe waar wanneer wie waarom"),
 }
 # How a request for information starts without a question word.
 _ASKING: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {

@@ -29,6 +29,13 @@ from tests.helpers.faults import sentence
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import UNLOCK, say
 
+# The conftest's agent: the Assist API and 10 rounds; tests change one option.
+ASSIST_AGENT = {
+    CONF_MODEL: MODELS[0],
+    CONF_LLM_HASS_API: ["assist"],
+    CONF_MAX_ITERATIONS: 10,
+}
+
 
 def speech(result: conversation.ConversationResult) -> str:
     """Return what the user hears."""
@@ -110,12 +117,7 @@ async def test_an_entity_not_exposed_is_never_shown(
 @pytest.mark.parametrize(
     "agent_data",
     [
-        {
-            CONF_MODEL: MODELS[0],
-            CONF_LLM_HASS_API: ["assist"],
-            CONF_MAX_ITERATIONS: 10,
-            CONF_STATES_IN_VIEW: False,
-        },
+        ASSIST_AGENT | {CONF_STATES_IN_VIEW: False},
         {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10},
     ],
     ids=["option-off", "no-assist-api"],
@@ -183,14 +185,7 @@ async def test_a_polite_command_is_still_a_command(
 
 @pytest.mark.parametrize(
     "agent_data",
-    [
-        {
-            CONF_MODEL: MODELS[0],
-            CONF_LLM_HASS_API: ["assist"],
-            CONF_MAX_ITERATIONS: 10,
-            CONF_ANSWER_QUESTIONS: False,
-        }
-    ],
+    [ASSIST_AGENT | {CONF_ANSWER_QUESTIONS: False}],
 )
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_with_the_option_off_a_question_may_act(
@@ -207,11 +202,7 @@ async def test_with_the_option_off_a_question_may_act(
 
 # An impossible request gets an answer
 
-SHORT_TURN = {
-    CONF_MODEL: MODELS[0],
-    CONF_LLM_HASS_API: ["assist"],
-    CONF_MAX_ITERATIONS: 2,
-}
+SHORT_TURN = ASSIST_AGENT | {CONF_MAX_ITERATIONS: 2}
 
 
 @pytest.mark.parametrize("agent_data", [SHORT_TURN])
@@ -401,7 +392,7 @@ async def test_everything_in_a_room_means_every_device_there(
 
 @pytest.mark.parametrize(
     "agent_data",
-    [SHORT_TURN | {CONF_EVERY_PART: False, CONF_MAX_ITERATIONS: 10}],
+    [ASSIST_AGENT | {CONF_EVERY_PART: False}],
     ids=["option-off"],
 )
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")

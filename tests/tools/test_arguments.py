@@ -379,7 +379,7 @@ async def test_a_filter_copied_whole_from_the_schema_is_dropped(
     """A small model lists every device class HassTurnOn knows: the light goes on.
 
     As written, the call matches nothing (a light has no device class), and
-    the model tries it again and again (Qwen2.5 1.5B did, in scripts/eval).
+    small models try it again and again.
     """
     llm_server.reply(ToolCalls([Call("intent__HassTurnOn", {"name": "Kitchen light"})]))
     await ask(hass, "Turn on the kitchen light")

@@ -114,8 +114,8 @@ def note_states(
     """Put the states of what a question names after it, from now on.
 
     Only after a question: given a command, small models copy the current
-    values into their calls (a light turned on at brightness 0, a thermostat
-    set to the temperature it had).
+    values (a brightness, a set-point) into their calls in place of the ones
+    asked for.
     """
     if (
         not question

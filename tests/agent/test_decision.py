@@ -29,6 +29,7 @@ from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.tools import FakeTool, weather_agent
 
 AGENT = "conversation.chatterbox"
+TOOLS = {"intent__HassTurnOn": frozenset({"name", "domain"})}
 
 
 def log_of(hass: HomeAssistant, *results: llm.ToolResult) -> conversation.ChatLog:
@@ -66,7 +67,7 @@ def agent_data(ha_core: HomeAssistant, tools: dict[str, FakeTool]) -> dict[str, 
 
 async def test_an_answer_ends_the_turn(hass: HomeAssistant) -> None:
     """The model said something and called nothing: the turn is answered."""
-    decision = decide(spoke(12), ToolTally(), log_of(hass), has_tools=True, left=3)
+    decision = decide(spoke(12), ToolTally(), log_of(hass), tools=TOOLS, left=3)
 
     assert decision == Answered()
 
@@ -77,7 +78,7 @@ async def test_results_waiting_for_the_model_run_another_round(
     """The model called a tool and its result is in: the model reads it next."""
     chat_log = log_of(hass, DONE)
 
-    decision = decide(spoke(calls=1), ToolTally(), chat_log, has_tools=True, left=2)
+    decision = decide(spoke(calls=1), ToolTally(), chat_log, tools=TOOLS, left=2)
 
     assert decision == RunAgain()
 
@@ -88,7 +89,7 @@ async def test_words_beside_calls_still_run_another_round(
     """Words and a call together: the result still goes back to the model."""
     chat_log = log_of(hass, DONE)
 
-    decision = decide(spoke(11, 1), ToolTally(), chat_log, has_tools=True, left=2)
+    decision = decide(spoke(11, 1), ToolTally(), chat_log, tools=TOOLS, left=2)
 
     assert decision == RunAgain()
 
@@ -98,7 +99,7 @@ async def test_held_calls_ask_the_user_first(hass: HomeAssistant) -> None:
     held = (PendingCall("HassTurnOff", {"name": "Front door"}, "unlock Front door"),)
 
     decision = decide(
-        spoke(calls=1), ToolTally(held), log_of(hass, FAILED), has_tools=True, left=2
+        spoke(calls=1), ToolTally(held), log_of(hass, FAILED), tools=TOOLS, left=2
     )
 
     assert decision == AskUser()
@@ -110,7 +111,7 @@ async def test_a_filtered_answer_fails(hass: HomeAssistant) -> None:
         spoke(5, finish="content_filter"),
         ToolTally(),
         log_of(hass),
-        has_tools=True,
+        tools=TOOLS,
         left=3,
     )
 
@@ -119,16 +120,14 @@ async def test_a_filtered_answer_fails(hass: HomeAssistant) -> None:
 
 async def test_nothing_said_fails(hass: HomeAssistant) -> None:
     """No words and no calls is no answer."""
-    decision = decide(spoke(), ToolTally(), log_of(hass), has_tools=True, left=3)
+    decision = decide(spoke(), ToolTally(), log_of(hass), tools=TOOLS, left=3)
 
     assert decision == Fail("empty_response")
 
 
 async def test_calls_from_an_agent_without_tools_fail(hass: HomeAssistant) -> None:
     """Calls alone, from an agent that has no tools, are no answer."""
-    decision = decide(
-        spoke(calls=1), ToolTally(), log_of(hass), has_tools=False, left=3
-    )
+    decision = decide(spoke(calls=1), ToolTally(), log_of(hass), tools={}, left=3)
 
     assert decision == Fail("empty_response")
 
@@ -158,7 +157,7 @@ async def test_calls_on_the_last_round_fail_with_what_fits(
     """The model only called tools when none were left: the user hears why."""
     chat_log = log_of(hass, *results)
 
-    decision = decide(spoke(calls=1), tally, chat_log, has_tools=True, left=0)
+    decision = decide(spoke(calls=1), tally, chat_log, tools=TOOLS, left=0)
 
     assert decision == Fail(key)
 
@@ -170,7 +169,7 @@ async def test_a_question_the_model_did_not_answer_gets_the_states(
     command = Command("en", check_claims=True, asked_about=("lock.front_door",))
 
     decision = decide(
-        spoke(), ToolTally(), log_of(hass), has_tools=True, left=3, command=command
+        spoke(), ToolTally(), log_of(hass), tools=TOOLS, left=3, command=command
     )
 
     assert decision == StatesAnswer(("lock.front_door",))
@@ -182,7 +181,7 @@ async def test_a_turn_that_changed_something_is_not_said_not_found(
     """A name failed, then another call worked: not found would mislead."""
     tally = ToolTally(missing=("Living room light",), acted=True)
 
-    decision = decide(spoke(), tally, log_of(hass, DONE), has_tools=True, left=3)
+    decision = decide(spoke(), tally, log_of(hass, DONE), tools=TOOLS, left=3)
 
     assert decision == Fail("empty_response")
 
@@ -197,7 +196,7 @@ async def test_a_turn_that_found_no_such_device_says_so(
     tally = ToolTally(missing=("Hot tub",))
 
     decision = decide(
-        spoke(calls=calls), tally, log_of(hass, FAILED), has_tools=True, left=left
+        spoke(calls=calls), tally, log_of(hass, FAILED), tools=TOOLS, left=left
     )
 
     assert decision == NotFound(("Hot tub",))
@@ -274,7 +273,7 @@ async def test_a_claim_needs_a_call_that_acted(  # the parameters
         spoke(20),
         tally,
         chat_log,
-        has_tools=True,
+        tools=TOOLS,
         left=left,
         command=Command("en", check_claims=True),
         told=frozenset(told),
@@ -306,7 +305,7 @@ async def test_every_part_named_is_acted_on(
         spoke(20),
         ToolTally(acted=True, acted_on=acted_on),
         chat_log,
-        has_tools=True,
+        tools=TOOLS,
         left=3,
         command=Command("en", check_claims=True, parts=("light.a", "light.b")),
         told=frozenset(told),
@@ -321,11 +320,49 @@ async def test_every_part_named_is_acted_on(
         assert "Hall lamp" in decision.note
 
 
+@pytest.mark.parametrize(
+    ("left", "told", "made"),
+    [
+        pytest.param(3, set(), True, id="once"),
+        # The next round reads the result: it needs no tools.
+        pytest.param(1, set(), True, id="before-the-last-round"),
+        pytest.param(3, {"described"}, False, id="made-already"),
+        pytest.param(0, set(), False, id="on-the-last-round"),
+    ],
+)
+async def test_a_call_the_answer_describes_is_made(
+    hass: HomeAssistant, left: int, told: set[str], *, made: bool
+) -> None:
+    """The model told the user which tool to call: the call is made, once."""
+    chat_log = answered(
+        log_of(hass), 'Call the intent__HassTurnOn tool with {"name": "Lamp"}.'
+    )
+
+    decision = decide(
+        spoke(20),
+        ToolTally(),
+        chat_log,
+        tools=TOOLS,
+        left=left,
+        command=Command("en", check_claims=True),
+        told=frozenset(told),
+    )
+
+    if made:
+        assert isinstance(decision, RunAgain)
+        assert decision.why == "described"
+        assert [(c.tool_name, c.tool_args) for c in decision.calls] == [
+            ("intent__HassTurnOn", {"name": "Lamp"})
+        ]
+    else:
+        assert decision == Answered()
+
+
 async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:
     """With words and results on the last round, the turn ends answered."""
     chat_log = log_of(hass, DONE)
 
-    decision = decide(spoke(8, 1), ToolTally(), chat_log, has_tools=True, left=0)
+    decision = decide(spoke(8, 1), ToolTally(), chat_log, tools=TOOLS, left=0)
 
     assert decision == Answered()
 

@@ -314,6 +314,78 @@ async def test_with_the_option_off_a_claim_is_passed_on(
     assert len(llm_server.chat_requests) == 1
 
 
+# A call described, not made
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_call_described_in_words_is_made(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light; the model says which tool to call, with what.
+
+    The call it describes is made, the light is on, and the model reads the
+    result and answers.
+    """
+    llm_server.reply(
+        Text(
+            "To turn on the kitchen light, call HassTurnOn with the name "
+            '"Kitchen light" and the domain "light".'
+        ),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert speech(result) == "The kitchen light is on."
+    assert hass.states.get("light.kitchen_light").state == "on"
+    read = llm_server.last_chat_request["messages"]
+    (made,) = [m for m in read if m["role"] == "assistant" and m.get("tool_calls")]
+    assert made["content"].startswith("To turn on the kitchen light")
+    assert read[-1]["role"] == "tool"
+    assert "Kitchen light" in read[-1]["content"]
+    (detail,) = traced("chatterbox_described_calls")
+    ((tool, arguments),) = detail["calls"]
+    assert tool.endswith("HassTurnOn")
+    assert arguments == '{"name": "Kitchen light", "domain": "light"}'
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_described_unlock_still_waits_for_a_yes(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """The model describes an unlock as JSON: the call is held like any other.
+
+    The door stays locked, and the user is asked.
+    """
+    llm_server.reply(
+        Text(
+            'You can use: {"name": "HassTurnOff", "arguments": {"name": "Front door"}}'
+        ),
+        Text("I need your yes first."),
+    )
+
+    result = await say(hass, "Unlock the front door")
+
+    assert speech(result) == "Do you want me to unlock Front door?"
+    assert hass.states.get("lock.front_door").state == "locked"
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_call_described_twice_is_made_once(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """After the described call ran, a second description runs nothing more."""
+    described = Text('Call HassTurnOff with the name "Pond pump".')
+    llm_server.reply(described, described)
+
+    result = await ask(hass, "Turn off the pond pump")
+
+    assert speech(result) == described.content
+    assert hass.states.get("switch.pond_pump").state == "off"
+    assert len(llm_server.chat_requests) == 2
+    assert len(traced("chatterbox_described_calls")) == 1
+
+
 # Every part of the request
 
 

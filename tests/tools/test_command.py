@@ -66,6 +66,11 @@ def home(ha_core: HomeAssistant) -> None:
         # The kitchen is where the light is, not a part of its own.
         ("Turn on the kitchen light", ["light.kitchen"]),
         ("Turn on the radio", []),
+        # The "lamp" of the hall lamp names the lamp, not the kitchen's lights.
+        (
+            "Turn off the hall lamp and tell me how warm the kitchen is",
+            ["light.hall"],
+        ),
     ],
 )
 async def test_the_parts_of_a_request(

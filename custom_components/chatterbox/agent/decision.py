@@ -1,16 +1,21 @@
 """The outcome of a round, as a value: what the turn does next."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from homeassistant.components import conversation
+from homeassistant.helpers import llm
 
 from ..const import LOGGER
 from ..prompts import CLAIM_NOTE, PARTS_NOTE
+from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
 from ..tools.command import Command, left_over, names_of
 from ..tools.guard import REPEATED_CALL, ToolTally
+from ..tools.names import tool_resolver
 from ..wire.stream import StreamStats
+from ..wire.text_calls.described import described_calls
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +30,9 @@ class RunAgain:
     note: str | None = None
     """What the model is told in the next request only."""
     why: str | None = None
-    """The check that gave the note: each gives one in a turn."""
+    """The check that gave the note or the calls: each acts once in a turn."""
+    calls: tuple[llm.ToolInput, ...] = ()
+    """Calls the answer described instead of making: run before the request."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,7 @@ class Fail:
 
 # The checks that give the model a note, once each in a turn.
 _CLAIM: Final = "claim"
+_DESCRIBED: Final = "described"
 _PARTS: Final = "parts"
 
 type Decision = (
@@ -73,7 +81,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     tally: ToolTally,
     chat_log: conversation.ChatLog,
     *,
-    has_tools: bool,
+    tools: Mapping[str, frozenset[str]],
     left: int,
     command: Command | None = None,
     told: frozenset[str] = frozenset(),
@@ -83,8 +91,9 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     On the last round (no rounds left) the decision is never RunAgain, so a
     turn ends after at most its number of rounds. With a command, the turn
     asked for a change: an answer that claims one must have made it, and
-    every part named must be acted on. Told holds the checks that gave the
-    model a note in this turn already.
+    every part named must be acted on, and calls it describes are made.
+    Tools holds each offered tool's parameter names, by the tool's name.
+    Told holds the checks that acted in this turn already.
     """
     if tally.held:
         return AskUser()
@@ -98,7 +107,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
                 stats.finish_reason,
             )
             return _not_done("empty_response", tally, command)
-    elif not has_tools:
+    elif not tools:
         LOGGER.warning("The model called tools, but this agent has none")
         return Fail("empty_response")
     elif not left:
@@ -108,6 +117,19 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
         return RunAgain()
     if command is None:
         return Answered()
+    if (described := _described(chat_log, tools, left, told)) is not None:
+        return described
+    return _checked(chat_log, command, tally, left, told)
+
+
+def _checked(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> Decision:
+    """Hold a command's answer to the request: no claim alone, every part done."""
     if not tally.acted:
         return _checked_claim(chat_log, command, left, told)
     return _checked_parts(chat_log, command, tally, left, told)
@@ -138,6 +160,40 @@ def _checked_claim(
         {"chatterbox_claim_without_action": {"answer": answer.content, "again": again}}
     )
     return RunAgain(CLAIM_NOTE, _CLAIM) if again else NothingDone()
+
+
+def _described(
+    chat_log: conversation.ChatLog,
+    tools: Mapping[str, frozenset[str]],
+    left: int,
+    told: frozenset[str],
+) -> RunAgain | None:
+    """Make the calls the answer describes instead of making them, once a turn.
+
+    Small models often answer a request with how to call a tool ("call
+    HassTurnOn with the name "Lamp""): nothing is done, and the user hears a
+    tool's name. The calls run through the turn's guard like any other, so a
+    sensitive one still waits for the user's yes, and the model reads their
+    results in the next round. None when the answer describes none.
+    """
+    answer = chat_log.content[-1]
+    if (
+        not left
+        or _DESCRIBED in told
+        or not isinstance(answer, conversation.AssistantContent)
+        or not answer.content
+        or not (calls := described_calls(answer.content, tool_resolver(tools), tools))
+    ):
+        return None
+    LOGGER.info("The answer describes %s instead of calling; calling", calls)
+    chat_log.async_trace({"chatterbox_described_calls": {"calls": calls}})
+    return RunAgain(
+        why=_DESCRIBED,
+        calls=tuple(
+            llm.ToolInput(name, parse_tool_arguments(arguments))
+            for name, arguments in calls
+        ),
+    )
 
 
 def _checked_parts(

@@ -32,7 +32,7 @@ from ..tools.confirm import (
     async_run_confirmed,
     confirmation_for,
 )
-from ..tools.guard import ToolGuard, ToolTally, guard_tools
+from ..tools.guard import ToolGuard, ToolTally, async_make_calls, guard_tools
 from ..tools.questions import state_question_for
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
@@ -162,6 +162,8 @@ async def _async_rounds(
         number += 1
         if decision.why is not None:
             told.add(decision.why)
+        # TOOL_EXECUTION of the calls the last answer described.
+        await async_make_calls(chat_log, agent.entity_id, decision.calls)
         # A model told to answer now would call again until the last round:
         # minutes on a local server.
         left = 0 if tally.answer_now else turn.rounds - number
@@ -197,7 +199,7 @@ async def _async_rounds(
             stats,
             tally,
             chat_log,
-            has_tools=bool(turn.tools),
+            tools=turn.parameters,
             left=left,
             command=turn.command,
             told=frozenset(told),

@@ -39,6 +39,17 @@ class Turn:
     command: Command | None = None
     """The change the turn asks for, which its answer is checked against."""
 
+    @property
+    def parameters(self) -> dict[str, frozenset[str]]:
+        """Return each offered tool's parameter names, by the tool's name."""
+        return {tool["function"]["name"]: _parameter_names(tool) for tool in self.tools}
+
+
+def _parameter_names(tool: ChatCompletionToolParam) -> frozenset[str]:
+    """Return the names of a tool's parameters, as its schema lists them."""
+    properties = tool["function"].get("parameters", {}).get("properties")
+    return frozenset(properties) if isinstance(properties, dict) else frozenset()
+
 
 @dataclass(slots=True)
 class Conversations:

@@ -167,8 +167,13 @@ def request_parts(
     devices = dr.async_get(hass)
     named = [e for e in mentions.named if e.split(".", 1)[0] not in _READ_ONLY_DOMAINS]
     named_in = {area_of(entities.async_get(e), devices) for e in mentions.named}
-    domains = {domain for domain, said in _DOMAIN_WORDS.items() if words & said} or (
-        _SWITCHED if words & _EVERYTHING else set()
+    # A kind word in a device's name names that device, not the kind: the
+    # "light" of "kitchen light" asks for no lights in another room.
+    kinds = words.difference(
+        *(_WORD.findall(names_of(hass, [e]).casefold()) for e in mentions.named)
+    )
+    domains = {domain for domain, said in _DOMAIN_WORDS.items() if kinds & said} or (
+        _SWITCHED if kinds & _EVERYTHING else set()
     )
     by_area = [
         entity_id

@@ -2,7 +2,7 @@
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 import json
@@ -300,3 +300,15 @@ def guard_tools(
     finally:
         guard.close()
         chat_log.llm_api = inner
+
+
+async def async_make_calls(
+    chat_log: conversation.ChatLog, agent_id: str, calls: Sequence[llm.ToolInput]
+) -> None:
+    """Make calls the model did not make as calls, through the turn's guard."""
+    if not calls:
+        return
+    async for _result in chat_log.async_add_assistant_content(
+        conversation.AssistantContent(agent_id=agent_id, tool_calls=list(calls))
+    ):
+        pass

@@ -67,8 +67,11 @@ def content_to_messages(
                 if messages and _answer_only(messages[-1]):
                     # The agent's own words after the model's, or an answer
                     # given again when told: one turn of the assistant, as
-                    # the chat templates of Mistral and Gemma require.
-                    message = _joined(messages.pop(), message)
+                    # the chat templates of Mistral and Gemma require. Words
+                    # before calls are not sent back (see _assistant_message).
+                    earlier = messages.pop()
+                    if not message.get("tool_calls"):
+                        message = _joined(earlier, message)
                 messages.append(message)
             case conversation.ToolResultContent():
                 messages.append(
@@ -163,18 +166,15 @@ def _answer_only(message: ChatCompletionMessageParam) -> bool:
 def _joined(
     first: ChatCompletionMessageParam, then: ChatCompletionAssistantMessageParam
 ) -> ChatCompletionAssistantMessageParam:
-    """Join the assistant's words with its next message, calls and all."""
+    """Join the assistant's words with its next words."""
     texts = [
         text
         for text in (first.get("content"), then.get("content"))
         if isinstance(text, str) and text
     ]
-    joined = ChatCompletionAssistantMessageParam(
+    return ChatCompletionAssistantMessageParam(
         role="assistant", content="\n\n".join(texts) or then.get("content")
     )
-    if calls := then.get("tool_calls"):
-        joined["tool_calls"] = calls
-    return joined
 
 
 def _assistant_message(
@@ -188,9 +188,13 @@ def _assistant_message(
         return ChatCompletionAssistantMessageParam(
             role="assistant", content=content.content or ""
         )
+    # The words a model writes before its calls are not sent back: small
+    # models write their guess of the answer there ("It is 19 degrees in
+    # Paris", then the weather call), and after the results they repeat the
+    # guess rather than read the results. The calls say what was done.
     return ChatCompletionAssistantMessageParam(
         role="assistant",
-        content=content.content or None,
+        content=None,
         tool_calls=[
             ChatCompletionMessageFunctionToolCallParam(
                 type="function",

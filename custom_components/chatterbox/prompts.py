@@ -113,6 +113,12 @@ PARTS_NOTE: Final = (
     "Note: not done yet: {names}. Call the tools for {them} now, then answer."
 )
 
+# Numbers a request asks for that no call which changed something ran with.
+VALUES_NOTE: Final = (
+    "Note: the user asked for {values}, and no call has set {it} yet. Call the "
+    "tool that sets {it} now, then answer."
+)
+
 # Structured answers (AI Task), asked for in words where a server refuses
 # response_format, and asked for again when an answer does not fit.
 SCHEMA_NOTE: Final = (

@@ -358,6 +358,44 @@ async def test_a_call_the_answer_describes_is_made(
         assert decision == Answered()
 
 
+@pytest.mark.parametrize(
+    ("values", "left", "told", "expected"),
+    [
+        pytest.param(frozenset(), 3, set(), "ask", id="not-set"),
+        pytest.param(frozenset({20.0}), 3, set(), None, id="set"),
+        pytest.param(frozenset(), 3, {"values"}, None, id="asked-once"),
+        pytest.param(frozenset(), 1, set(), None, id="no-round-to-set-it"),
+    ],
+)
+async def test_a_number_asked_for_is_set(
+    hass: HomeAssistant,
+    values: frozenset[float],
+    left: int,
+    told: set[str],
+    expected: str | None,
+) -> None:
+    """Dimming to 20 answered by switching on: the model is told of the 20, once."""
+    chat_log = answered(log_of(hass, DONE), "The bedroom light is on.")
+
+    decision = decide(
+        spoke(20),
+        ToolTally(acted=True, values=values),
+        chat_log,
+        tools=TOOLS,
+        left=left,
+        command=Command("en", check_claims=True, values=("20",)),
+        told=frozenset(told),
+    )
+
+    if expected is None:
+        assert decision == Answered()
+    else:
+        assert isinstance(decision, RunAgain)
+        assert decision.why == "values"
+        assert decision.note is not None
+        assert "asked for 20" in decision.note
+
+
 async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:
     """With words and results on the last round, the turn ends answered."""
     chat_log = log_of(hass, DONE)

@@ -15,6 +15,7 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er, intent
 from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.chatterbox.const import (
     CONF_ANSWER_NOT_FOUND,
@@ -417,6 +418,33 @@ async def test_the_second_part_of_a_request_follows(
     assert "Pond pump" in told["content"]
     assert "Kitchen light" not in told["content"]
     assert traced("chatterbox_parts_left") == [{"entities": ["switch.pond_pump"]}]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_value_asked_for_is_set(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light at 40 percent; the model only switches it on.
+
+    It is told that 40 was not set, and sets it. (The home's kitchen light
+    has no brightness: the light's action is recorded instead.)
+    """
+    turned_on = async_mock_service(hass, "light", "turn_on")
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        Text("The kitchen light is on."),
+        ToolCalls([Call("HassLightSet", {"name": "Kitchen light", "brightness": 40})]),
+        Text("The kitchen light is at 40 percent."),
+    )
+
+    result = await ask(hass, "Set the kitchen light to 40 percent")
+
+    assert speech(result) == "The kitchen light is at 40 percent."
+    assert [call.data.get("brightness_pct") for call in turned_on] == [None, 40]
+    told = llm_server.chat_requests[2]["messages"][-1]
+    assert told["role"] == "user"
+    assert "the user asked for 40" in told["content"]
+    assert traced("chatterbox_values_left") == [{"values": ["40"]}]
 
 
 @pytest.fixture

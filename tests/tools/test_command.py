@@ -13,6 +13,8 @@ from custom_components.chatterbox.tools.command import (
     left_over,
     names_of,
     request_parts,
+    request_values,
+    values_left,
 )
 
 # entity id: name, area
@@ -88,3 +90,44 @@ async def test_parts_no_call_acted_on_are_left_over(hass: HomeAssistant) -> None
     assert left_over(command, frozenset({"light.kitchen"})) == ["light.hall"]
     assert left_over(command, None) == []
     assert names_of(hass, ["light.hall", "light.gone"]) == "Hall lamp, light.gone"
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("said", "values"),
+    [
+        ("Set the kitchen light to 40 percent", ["40"]),
+        ("Heat the hall to 18,5 degrees and the kitchen to 21°", ["18,5", "21"]),
+        ("Stell die Küche auf 21 Grad und das Licht auf 30 %", ["21", "30"]),
+        ("Put the hall lamp at 25 per cent", ["25"]),
+        # Times, durations and counts are no setting.
+        ("Turn on the hall lamp for 5 minutes at 7", []),
+        ("Turn on the hall lamp", []),
+    ],
+)
+async def test_the_numbers_a_request_asks_for(
+    hass: HomeAssistant, said: str, values: list[str]
+) -> None:
+    """The numbers as written, each once."""
+    assert list(request_values(hass, said, find_mentions(hass, said))) == values
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_number_in_a_name_is_no_value(hass: HomeAssistant) -> None:
+    """Lamp 2 names the lamp; the 30 is what is asked for."""
+    hass.states.async_set("light.lamp_2", "on", {"friendly_name": "Lamp 2"})
+    entry = er.async_get(hass).async_get_or_create(
+        "light", "test", "lamp_2", suggested_object_id="lamp_2"
+    )
+    async_expose_entity(hass, conversation.DOMAIN, entry.entity_id, should_expose=True)
+    said = "Dim lamp 2 to 30 percent"
+
+    assert request_values(hass, said, find_mentions(hass, said)) == ("30",)
+
+
+def test_values_no_call_ran_with_are_left() -> None:
+    """18,5 was set as 18.5; 21 was not set."""
+    command = Command("de", check_claims=True, values=("18,5", "21"))
+
+    assert values_left(command, frozenset({18.5, 1.0})) == ["21"]
+    assert values_left(command, frozenset({18.5, 21.0})) == []

@@ -8,6 +8,7 @@ from homeassistant.helpers import intent, llm
 from custom_components.chatterbox.tools.outcomes import (
     Outcomes,
     not_there,
+    numbers_in,
     only_reads,
 )
 from custom_components.chatterbox.tools.targets import Reach
@@ -64,15 +65,19 @@ async def test_the_record_keeps_what_calls_changed_and_missed(
     error = llm.ToolResult({"error": "MatchFailedError"}, error=True)
     light = Reach(frozenset({"light.kitchen"}), frozenset())
 
-    outcomes.add(FreeTool(), None, error, ["Hot tub"])
-    outcomes.add(FreeTool(), None, error, ["Hot tub"])
+    hot_tub = llm.ToolInput("free", {"name": "Hot tub", "temperature": 38})
+    outcomes.add(hot_tub, FreeTool(), None, error, ["Hot tub"])
+    outcomes.add(hot_tub, FreeTool(), None, error, ["Hot tub"])
     assert (outcomes.acted, outcomes.missing) == (False, ["Hot tub"])
+    assert not outcomes.values
 
-    outcomes.add(FreeTool(), light, done, [])
+    dim = llm.ToolInput("free", {"name": "Kitchen", "brightness": "20", "on": True})
+    outcomes.add(dim, FreeTool(), light, done, [])
     assert outcomes.acted
     assert outcomes.acted_on == {"light.kitchen"}
+    assert outcomes.values == {20.0}
 
-    outcomes.add(FreeTool(), None, done, [])
+    outcomes.add(llm.ToolInput("free", {}), FreeTool(), None, done, [])
     assert outcomes.acted_on is None
 
 
@@ -86,3 +91,20 @@ async def test_a_reach_that_cannot_be_worked_out_is_unknown(
     assert outcomes.reach_of(reads, {"entity_id": "light.kitchen"}) is None
     assert outcomes.reach_of(FreeTool(), ["not", "a", "mapping"]) is None  # type: ignore[arg-type]
     assert "Could not tell what free would reach" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "numbers"),
+    [
+        ({"temperature": 22}, [22.0]),
+        ({"brightness": "18,5"}, [18.5]),
+        ({"rgb": [255, 0, 10], "name": "Lamp"}, [255.0, 0.0, 10.0]),
+        ({"on": True, "nested": {"level": 0.5}}, [0.5]),
+        ({"name": "Lamp", "note": None}, []),
+    ],
+)
+def test_the_numbers_a_call_ran_with(
+    arguments: dict[str, object], numbers: list[float]
+) -> None:
+    """Numbers anywhere in the arguments, as numbers or text; a yes is none."""
+    assert numbers_in(arguments) == numbers

@@ -8,10 +8,10 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from ..const import LOGGER
-from ..prompts import CLAIM_NOTE, PARTS_NOTE
+from ..prompts import CLAIM_NOTE, PARTS_NOTE, VALUES_NOTE
 from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
-from ..tools.command import Command, left_over, names_of
+from ..tools.command import Command, left_over, names_of, values_left
 from ..tools.guard import REPEATED_CALL, ToolTally
 from ..tools.names import tool_resolver
 from ..wire.stream import StreamStats
@@ -70,6 +70,7 @@ class Fail:
 _CLAIM: Final = "claim"
 _DESCRIBED: Final = "described"
 _PARTS: Final = "parts"
+_VALUES: Final = "values"
 
 type Decision = (
     Answered | RunAgain | AskUser | NotFound | StatesAnswer | NothingDone | Fail
@@ -132,7 +133,10 @@ def _checked(
     """Hold a command's answer to the request: no claim alone, every part done."""
     if not tally.acted:
         return _checked_claim(chat_log, command, left, told)
-    return _checked_parts(chat_log, command, tally, left, told)
+    parts = _checked_parts(chat_log, command, tally, left, told)
+    if not isinstance(parts, Answered):
+        return parts
+    return _checked_values(chat_log, command, tally, left, told)
 
 
 def _checked_claim(
@@ -211,6 +215,25 @@ def _checked_parts(
     chat_log.async_trace({"chatterbox_parts_left": {"entities": rest}})
     them = "it" if len(rest) == 1 else "them"
     return RunAgain(PARTS_NOTE.format(names=names, them=them), _PARTS)
+
+
+def _checked_values(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> Answered | RunAgain:
+    """Answer, unless a number asked for was set by no call: then once more.
+
+    "Dim the lamp to 20 percent" answered by switching the lamp on.
+    """
+    if left <= 1 or _VALUES in told or not (rest := values_left(command, tally.values)):
+        return Answered()
+    LOGGER.info("No call set %s; asking again", rest)
+    chat_log.async_trace({"chatterbox_values_left": {"values": rest}})
+    it = "it" if len(rest) == 1 else "them"
+    return RunAgain(VALUES_NOTE.format(values=", ".join(rest), it=it), _VALUES)
 
 
 def _not_done(

@@ -18,15 +18,21 @@ languages of the question words (questions.py).
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+import math
 import re
 from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr, entity_registry as er
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
 from ..context.mentions import Mentions, area_of
+from .outcomes import as_number
 from .questions import word_list
 
 # Words that name the devices of a domain, in English, German, Polish,
@@ -98,6 +104,21 @@ _READ_ONLY_DOMAINS: Final = frozenset(
     }
 )
 _WORD: Final = re.compile(r"\w+")
+# A number as a person writes it: 22, 18.5, 18,5.
+_NUMBER: Final = re.compile(r"\d+(?:[.,]\d+)?")
+# A number a device is set to: with a percent or degree sign or word after it
+# ("20 percent", "18,5 Grad"). Other numbers are times, durations, counts or
+# labels ("in 5 minutes", "at 7"), which no call need carry.
+_SET_NUMBER: Final = re.compile(
+    r"(\d+(?:[.,]\d+)?)[^\S\n]{0,3}"
+    r"(?:[%°]|(?:per|pour|por)[^\S\n]{1,3}(?:cent|ciento|cento)\b|(\w{1,20}))",
+    re.IGNORECASE,
+)
+_UNITS: Final = word_list(
+    "percent prozent procent procentów procenty procentach pourcent "
+    "degree degrees grad grade graden grader graus grados gradi degré degrés "
+    "stopni stopnie stopień stopnia"
+)
 # The most parts a request is held to: a room of forty lamps is one part.
 MAX_PARTS: Final = 20
 
@@ -113,6 +134,8 @@ class Command:
     """The entity ids a request for a change names to act on, in order."""
     asked_about: tuple[str, ...] = ()
     """The entity ids a question names: without an answer, their states are it."""
+    values: tuple[str, ...] = ()
+    """The numbers a request for a change asks for, as written: 22, 18.5."""
 
 
 def command_for(
@@ -132,16 +155,13 @@ def command_for(
     said = chat_log.content[-1]
     if api is None or not isinstance(said, conversation.UserContent):
         return None
-    parts = (
-        request_parts(hass, said.content, mentions)
-        if options.get(CONF_EVERY_PART, True) and not question
-        else ()
-    )
+    every_part = bool(options.get(CONF_EVERY_PART, True)) and not question
     return Command(
         api.llm_context.language or "en",
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,
-        parts=parts,
+        parts=request_parts(hass, said.content, mentions) if every_part else (),
         asked_about=mentions.entities if question else (),
+        values=request_values(hass, said.content, mentions) if every_part else (),
     )
 
 
@@ -182,6 +202,39 @@ def request_parts(
         and area_of(entities.async_get(entity_id), devices) not in named_in
     ]
     return (*named, *by_area)[:MAX_PARTS]
+
+
+def request_values(
+    hass: HomeAssistant, sentence: str, mentions: Mentions
+) -> tuple[str, ...]:
+    """Return the numbers a request sets: "22" of "set it to 22 degrees".
+
+    Only numbers with a percent or degree after them; one in the name of a
+    device or area the request names is none ("Lamp 2 to 30 percent").
+    """
+    areas = ar.async_get(hass)
+    names = [names_of(hass, mentions.named)] + [
+        area.name
+        for area_id in mentions.areas
+        if (area := areas.async_get_area(area_id))
+    ]
+    in_names = set(_NUMBER.findall(" ".join(names)))
+    values = (
+        match.group(1)
+        for match in _SET_NUMBER.finditer(sentence)
+        if match.group(2) is None or match.group(2).casefold() in _UNITS
+    )
+    return tuple(dict.fromkeys(n for n in values if n not in in_names))[:MAX_PARTS]
+
+
+def values_left(command: Command, used: frozenset[float]) -> list[str]:
+    """Return the numbers asked for that no call which acted ran with."""
+    return [
+        value
+        for value in command.values
+        if (number := as_number(value)) is not None
+        and not any(math.isclose(number, other) for other in used)
+    ]
 
 
 def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:

@@ -68,6 +68,8 @@ class ToolTally:
     """A call that may change something ran without an error."""
     acted_on: frozenset[str] | None = frozenset()
     """The entities such calls reached; None when one's reach is unknown."""
+    values: frozenset[float] = frozenset()
+    """The numbers such calls ran with."""
 
 
 class ToolGuard(llm.APIInstance):
@@ -134,6 +136,7 @@ class ToolGuard(llm.APIInstance):
             answer_now=self._answer_now,
             missing=tuple(outcomes.missing),
             acted=outcomes.acted,
+            values=frozenset(outcomes.values),
             acted_on=None
             if outcomes.acted_on is None
             else frozenset(outcomes.acted_on),
@@ -209,7 +212,7 @@ class ToolGuard(llm.APIInstance):
             retried = await self._async_call(replace(tool_input, tool_args=meant))
             if not retried.error:
                 return retried
-        self._outcomes.add(tool, reached, result, unmatched)
+        self._outcomes.add(tool_input, tool, reached, result, unmatched)
         return result
 
     def _area_names(self) -> list[str]:

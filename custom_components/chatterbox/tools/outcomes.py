@@ -68,6 +68,8 @@ class Outcomes:
         """The entities such calls reached; None once one's reach is unknown."""
         self.missing: list[str] = []
         """What calls asked for that the home does not have, as they named it."""
+        self.values: set[float] = set()
+        """The numbers that calls which may change something ran with."""
 
     def reach_of(self, tool: llm.Tool, tool_args: Mapping[str, Any]) -> Reach | None:
         """Return what a call that may change something would reach, if known."""
@@ -83,6 +85,7 @@ class Outcomes:
 
     def add(
         self,
+        call: llm.ToolInput,
         tool: llm.Tool,
         reached: Reach | None,
         result: llm.ToolResult,
@@ -95,7 +98,32 @@ class Outcomes:
         if only_reads(tool):
             return
         self.acted = True
+        self.values.update(numbers_in(call.tool_args))
         if reached is None or self.acted_on is None:
             self.acted_on = None
         else:
             self.acted_on |= reached.every
+
+
+def numbers_in(value: Any) -> list[float]:
+    """Return the numbers in a call's arguments, written as numbers or text."""
+    match value:
+        case bool():
+            return []
+        case int() | float():
+            return [float(value)]
+        case str():
+            return [number] if (number := as_number(value)) is not None else []
+        case Mapping():
+            return [n for item in value.values() for n in numbers_in(item)]
+        case list() | tuple():
+            return [n for item in value for n in numbers_in(item)]
+    return []
+
+
+def as_number(text: str) -> float | None:
+    """Read a number as a person writes it: 22, 18.5, or 18,5; None if not one."""
+    try:
+        return float(text.strip().replace(",", ".", 1))
+    except ValueError:
+        return None

@@ -16,6 +16,7 @@ from custom_components.chatterbox.tools.arguments import (
     by_area,
     drop_unmeant_arguments,
     parse_tool_arguments,
+    without_missing_places,
 )
 from tests.helpers.common import ask, tool_result
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
@@ -366,6 +367,31 @@ def test_by_area(arguments: dict[str, Any], expected: dict[str, Any] | None) -> 
     assert by_area(arguments, AREAS) == expected
 
 
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        pytest.param(
+            {"name": "Thermostat", "area": "Living Room", "floor": "Living Room"},
+            {"name": "Thermostat"},
+            id="a-floor-that-is-an-area",
+        ),
+        pytest.param(
+            {"name": "Lamp", "area": "Attic", "domain": ["light"]},
+            {"name": "Lamp", "domain": ["light"]},
+            id="an-area-the-home-lacks",
+        ),
+        pytest.param({"area": "Attic", "domain": ["light"]}, None, id="no-name"),
+        pytest.param({"name": "Lamp", "area": "Kitchen"}, None, id="place-found"),
+    ],
+)
+def test_a_place_not_found_beside_a_name_is_left_out(
+    arguments: dict[str, Any], expected: dict[str, Any] | None
+) -> None:
+    """The name finds the device; a place that does not exist goes."""
+    # Home Assistant names what it did not find, not whether it was the area.
+    assert without_missing_places(arguments, ["Living Room", "Attic"]) == expected
+
+
 # Calls Home Assistant's intents would refuse, read as the user meant them:
 # through a real Home Assistant with Assist's tools.
 
@@ -525,3 +551,21 @@ async def test_no_room_is_guessed_without_a_domain(
     assert hass.states.get(living_room_lamp).state == "on"
     (failed,) = tool_results(llm_server.chat_requests[1])
     assert failed["data"]["error"] == "MatchFailedError"
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_floor_the_home_lacks_beside_a_name_is_left_out(
+    hass: HomeAssistant, llm_server: LLMServer, living_room_lamp: str
+) -> None:
+    """The model gives the lamp's room as its floor too: the lamp goes off."""
+    place = {"area": "Living Room", "floor": "Living Room"}
+    llm_server.reply(
+        ToolCalls([Call(TURN_OFF, {"name": "Living room lamp", **place})]),
+        Text("The living room lamp is off."),
+    )
+
+    await ask(hass, "Turn off the living room lamp")
+
+    assert hass.states.get(living_room_lamp).state == "off"
+    (done,) = tool_results(llm_server.chat_requests[1])
+    assert done["error"] is False

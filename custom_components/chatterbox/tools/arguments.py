@@ -293,6 +293,24 @@ def by_area(arguments: dict[str, Any], areas: Iterable[str]) -> dict[str, Any] |
     return None
 
 
+def without_missing_places(
+    arguments: dict[str, Any], missing: Iterable[str]
+) -> dict[str, Any] | None:
+    """Leave out an area or floor the home does not have, beside a name.
+
+    Small models fill in a device's area as its floor too ("Living Room"),
+    told nothing of floors: the match fails on the floor, though the name
+    finds the device. With a name, the arguments are returned without the
+    place that was not found; else None.
+    """
+    if not isinstance(arguments.get("name"), str):
+        return None
+    gone = [key for key in ("area", "floor") if arguments.get(key) in set(missing)]
+    if not gone:
+        return None
+    return {key: value for key, value in arguments.items() if key not in gone}
+
+
 def _folded(text: str) -> str:
     """Return text as compared: case and spacing ignored."""
     return " ".join(text.casefold().split())

@@ -28,6 +28,7 @@ from .arguments import (
     UnreadableCall,
     by_area,
     drop_unmeant_arguments,
+    without_missing_places,
 )
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
@@ -202,12 +203,13 @@ class ToolGuard(llm.APIInstance):
             self._timed_out.discard(key)
         if result.data.get("error") == NO_MATCH and (
             meant := by_area(tool_input.tool_args, self._area_names())
+            or without_missing_places(tool_input.tool_args, unmatched)
         ):
             LOGGER.debug(
-                "No device is named %r: calling %s for area %r instead",
-                tool_input.tool_args.get("name"),
+                "Nothing matched %s: calling %s with %s instead",
+                tool_input.tool_args,
                 tool_input.tool_name,
-                meant["area"],
+                meant,
             )
             retried = await self._async_call(replace(tool_input, tool_args=meant))
             if not retried.error:

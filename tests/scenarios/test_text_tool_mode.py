@@ -159,3 +159,33 @@ async def test_a_server_that_refuses_tools_mid_conversation(
     assert "refused tools" in caplog.text
     issue = ir.async_get(hass).async_get_issue(DOMAIN, f"tools_unsupported_{AGENT_ID}")
     assert issue is not None
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
+)
+async def test_a_guess_written_before_a_call_is_not_read_back(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """The model guesses the answer, then calls: it reads back only the call.
+
+    Small models repeat a guess they read back instead of the tool's result.
+    """
+    await set_up(hass, config_entry)
+    llm_server.reply(
+        Text("The kitchen light is already on.\n" + _written(FORMATS["hermes"])),
+        Text("The kitchen light is on now."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on now."
+    assert hass.states.get(kitchen_light).state == "on"
+    call = llm_server.chat_requests[1]["messages"][-2]
+    assert call["role"] == "assistant"
+    assert call["content"].startswith("<tool_call>")
+    assert "already on" not in json.dumps(llm_server.chat_requests[1]["messages"])

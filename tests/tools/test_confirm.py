@@ -77,8 +77,7 @@ async def test_a_state_question_cannot_borrow_the_users_yes(
         for message in llm_server.last_chat_request["messages"]
         if message["role"] == "assistant"
     ]
-    # The model's words before its call are not sent back; the question is.
-    assert said == [None, QUESTION]
+    assert said == ["The front door is locked.", QUESTION]
 
 
 async def test_a_voice_pipeline_hears_the_question_after_the_models_words(

@@ -83,11 +83,8 @@ def test_a_conversation_with_tool_calls() -> None:
     assert "thinking" not in json.dumps(messages)
 
 
-def test_the_words_before_a_tool_call_are_not_sent_back() -> None:
-    """Send the call without the words before it.
-
-    Small models guess the answer there, and repeat the guess after the results.
-    """
+def test_the_content_of_an_assistant_tool_call_message_is_kept() -> None:
+    """Send the words that came with a tool call alongside it."""
     messages = content_to_messages(
         [
             conversation.AssistantContent(
@@ -103,7 +100,7 @@ def test_the_words_before_a_tool_call_are_not_sent_back() -> None:
     assert messages == [
         {
             "role": "assistant",
-            "content": None,
+            "content": "Let me check.",
             "tool_calls": [
                 {
                     "id": "c",
@@ -313,7 +310,8 @@ def test_text_mode_writes_calls_and_results_as_text() -> None:
         "user",
         "assistant",
     ]
-    # "Sure." came before the calls: not sent back.
+    # "Sure." came before the calls: not sent back in text mode, where small
+    # models repeat their guess of the answer after the results.
     assert text[2]["content"] == (
         '<tool_call>\n{"name":"HassTurnOn","arguments":{"name":"hall"}}\n</tool_call>\n'
         '<tool_call>\n{"name":"HassTurnOn","arguments":{"name":"kitchen"}}\n</tool_call>'
@@ -351,7 +349,7 @@ def test_text_mode_keeps_arguments_that_are_not_json() -> None:
     text = with_text_tool_calls(messages)
 
     assert text[0]["content"] == (
-        'Trying.\n<tool_call>\n{"name":"GetState","arguments":"{broken"}\n</tool_call>'
+        '<tool_call>\n{"name":"GetState","arguments":"{broken"}\n</tool_call>'
     )
     assert text[1] == {
         "role": "user",
@@ -419,8 +417,7 @@ def test_the_assistants_messages_in_a_row_go_as_one() -> None:
     )
 
     assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]
-    # The claim before the call is not sent back: the call says what was done.
-    assert messages[1]["content"] is None
+    assert messages[1]["content"] == "It has been turned on."
     assert messages[1]["tool_calls"][0]["id"] == "call_1"
     assert messages[3] == {
         "role": "assistant",

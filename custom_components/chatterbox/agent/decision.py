@@ -147,13 +147,8 @@ def _checked_claim(
     The first claim gets one more round to make the call or to say it could
     not; a second one, or one on the last round, is not passed on.
     """
-    answer = chat_log.content[-1]
-    if (
-        not command.check_claims
-        or not isinstance(answer, conversation.AssistantContent)
-        or not answer.content
-        or not claims_done(answer.content, command.language)
-    ):
+    answer = _answer(chat_log)
+    if not command.check_claims or not claims_done(answer, command.language):
         return Answered()
     again = left > 1 and _CLAIM not in told
     LOGGER.info(
@@ -161,7 +156,7 @@ def _checked_claim(
         "asking again" if again else "saying nothing was done",
     )
     chat_log.async_trace(
-        {"chatterbox_claim_without_action": {"answer": answer.content, "again": again}}
+        {"chatterbox_claim_without_action": {"answer": answer, "again": again}}
     )
     return RunAgain(CLAIM_NOTE, _CLAIM) if again else NothingDone()
 
@@ -180,14 +175,9 @@ def _described(
     sensitive one still waits for the user's yes, and the model reads their
     results in the next round. None when the answer describes none.
     """
-    answer = chat_log.content[-1]
-    if (
-        not left
-        or _DESCRIBED in told
-        or not isinstance(answer, conversation.AssistantContent)
-        or not answer.content
-        or not (calls := described_calls(answer.content, tool_resolver(tools), tools))
-    ):
+    if not left or _DESCRIBED in told:
+        return None
+    if not (calls := described_calls(_answer(chat_log), tool_resolver(tools), tools)):
         return None
     LOGGER.info("The answer describes %s instead of calling; calling", calls)
     chat_log.async_trace({"chatterbox_described_calls": {"calls": calls}})
@@ -234,6 +224,14 @@ def _checked_values(
     chat_log.async_trace({"chatterbox_values_left": {"values": rest}})
     it = "it" if len(rest) == 1 else "them"
     return RunAgain(VALUES_NOTE.format(values=", ".join(rest), it=it), _VALUES)
+
+
+def _answer(chat_log: conversation.ChatLog) -> str:
+    """Return the words of the round's answer; none when it ended otherwise."""
+    answer = chat_log.content[-1]
+    if isinstance(answer, conversation.AssistantContent):
+        return answer.content or ""
+    return ""
 
 
 def _not_done(

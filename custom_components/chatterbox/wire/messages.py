@@ -67,11 +67,8 @@ def content_to_messages(
                 if messages and _answer_only(messages[-1]):
                     # The agent's own words after the model's, or an answer
                     # given again when told: one turn of the assistant, as
-                    # the chat templates of Mistral and Gemma require. Words
-                    # before calls are not sent back (see _assistant_message).
-                    earlier = messages.pop()
-                    if not message.get("tool_calls"):
-                        message = _joined(earlier, message)
+                    # the chat templates of Mistral and Gemma require.
+                    message = _joined(messages.pop(), message)
                 messages.append(message)
             case conversation.ToolResultContent():
                 messages.append(
@@ -94,6 +91,11 @@ def with_text_tool_calls(
     A server that cannot parse tool calls has a chat template that cannot
     render them either: calls go into the assistant's text in the Hermes form
     the text-mode prompt asks for, and results come back in a user message.
+    The words written before the calls are left out: small models write
+    their guess of the answer there ("It is 19 degrees in Paris", then the
+    weather call), and, reading it back after the results, repeat the guess.
+    Native calls keep their words: there the calls stand apart from the
+    text, and the words are all a model has of what it said along the way.
     """
     out: list[ChatCompletionMessageParam] = []
     for message in messages:
@@ -110,10 +112,9 @@ def with_text_tool_calls(
                 for call in message.get("tool_calls", ())
                 if call["type"] == "function"
             ]
-            text = message_text(message.get("content"))
             out.append(
                 ChatCompletionAssistantMessageParam(
-                    role="assistant", content="\n".join([text, *calls]).strip()
+                    role="assistant", content="\n".join(calls)
                 )
             )
         elif message["role"] == "tool":
@@ -166,15 +167,18 @@ def _answer_only(message: ChatCompletionMessageParam) -> bool:
 def _joined(
     first: ChatCompletionMessageParam, then: ChatCompletionAssistantMessageParam
 ) -> ChatCompletionAssistantMessageParam:
-    """Join the assistant's words with its next words."""
+    """Join the assistant's words with its next message, calls and all."""
     texts = [
         text
         for text in (first.get("content"), then.get("content"))
         if isinstance(text, str) and text
     ]
-    return ChatCompletionAssistantMessageParam(
+    joined = ChatCompletionAssistantMessageParam(
         role="assistant", content="\n\n".join(texts) or then.get("content")
     )
+    if calls := then.get("tool_calls"):
+        joined["tool_calls"] = calls
+    return joined
 
 
 def _assistant_message(
@@ -188,13 +192,9 @@ def _assistant_message(
         return ChatCompletionAssistantMessageParam(
             role="assistant", content=content.content or ""
         )
-    # The words a model writes before its calls are not sent back: small
-    # models write their guess of the answer there ("It is 19 degrees in
-    # Paris", then the weather call), and after the results they repeat the
-    # guess rather than read the results. The calls say what was done.
     return ChatCompletionAssistantMessageParam(
         role="assistant",
-        content=None,
+        content=content.content or None,
         tool_calls=[
             ChatCompletionMessageFunctionToolCallParam(
                 type="function",

@@ -18,7 +18,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import DOMAIN, SUBENTRY_AI_TASK
 from tests.helpers.common import API_KEY, MODELS
-from tests.helpers.llm_server import Abilities, Call, LLMServer, Text, ToolCalls
+from tests.helpers.llm_server import Abilities, Call, Error, LLMServer, Text, ToolCalls
 
 TASK_ID = "aitask0subentry000000000001"
 ENTITY_ID = "ai_task.camera_describer"
@@ -240,3 +240,17 @@ async def test_the_entity_offers_data_and_attachments(
     features = ai_task.AITaskEntityFeature(state.attributes["supported_features"])
     assert ai_task.AITaskEntityFeature.GENERATE_DATA in features
     assert ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS in features
+
+
+async def test_a_failed_task_is_reported_in_home_assistants_language(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """With Home Assistant in German, a server fault is reported in German."""
+    await _set_up(hass, task_entry)
+    hass.config.language = "de"
+    llm_server.reply(Error(500, "CUDA error: out of memory"))
+
+    with pytest.raises(HomeAssistantError, match="hatte ein Problem") as raised:
+        await _generate(hass, instructions="Describe the garden")
+
+    assert raised.value.translation_key == "server_error"

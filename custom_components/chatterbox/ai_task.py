@@ -12,6 +12,7 @@ from homeassistant.helpers import llm
 
 from .agent.entity import ChatterboxLLMEntity, platform_setup
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
+from .phrases import async_spoken_error
 from .prompts import STRUCTURE_RETRY_NOTE
 from .wire.json import fence_body
 from .wire.schema import structure_schema
@@ -30,6 +31,18 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
 
     @override
     async def _async_generate_data(
+        self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog
+    ) -> ai_task.GenDataTaskResult:
+        """Run the task; its errors in Home Assistant's language."""
+        try:
+            return await self._async_generate(task, chat_log)
+        except HomeAssistantError as err:
+            spoken = await async_spoken_error(self.hass, self.hass.config.language, err)
+            if spoken is err:
+                raise
+            raise spoken from err
+
+    async def _async_generate(
         self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog
     ) -> ai_task.GenDataTaskResult:
         """Run the task; a structured answer gets one retry to fit its schema."""

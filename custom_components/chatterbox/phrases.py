@@ -7,9 +7,11 @@ translations do.
 """
 
 from collections.abc import AsyncGenerator
+from contextlib import suppress
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import translation
 
 from .const import DOMAIN
@@ -19,11 +21,42 @@ async def async_phrase(
     hass: HomeAssistant, language: str, key: str, **placeholders: str
 ) -> str:
     """Return the sentence of key in the language, with its placeholders filled."""
+    return (await _async_sentence(hass, language, key)).format(**placeholders)
+
+
+async def _async_sentence(hass: HomeAssistant, language: str, key: str) -> str:
+    """Return the sentence of key in the language, its placeholders unfilled."""
     strings = await translation.async_get_translations(
         hass, language, "exceptions", [DOMAIN]
     )
-    text = strings.get(f"component.{DOMAIN}.exceptions.{key}.message", key)
-    return text.format(**placeholders)
+    return strings.get(f"component.{DOMAIN}.exceptions.{key}.message", key)
+
+
+async def async_spoken_error(
+    hass: HomeAssistant, language: str, err: HomeAssistantError
+) -> HomeAssistantError:
+    """Return Chatterbox's error with its sentence in the language.
+
+    Home Assistant writes an error's translated message in English, whatever
+    the conversation's language. The error that comes back keeps its key and
+    placeholders, and its text is the language's sentence (or English's where
+    the language has none). Errors that are not Chatterbox's own, or that
+    carry their own words, come back as they are.
+    """
+    key = err.translation_key
+    if err.translation_domain != DOMAIN or key is None or not err.generate_message:
+        return err
+    # As Home Assistant writes an error's message: without the final stop,
+    # and as written when a translation lacks a placeholder.
+    message = (await _async_sentence(hass, language, key)).rstrip(".")
+    with suppress(KeyError):
+        message = message.format(**(err.translation_placeholders or {}))
+    return HomeAssistantError(
+        message,
+        translation_domain=DOMAIN,
+        translation_key=key,
+        translation_placeholders=err.translation_placeholders,
+    )
 
 
 async def async_say(chat_log: conversation.ChatLog, agent_id: str, text: str) -> None:

@@ -1,0 +1,58 @@
+"""What Chatterbox says itself, in the language of the conversation."""
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from tests.helpers.common import ask
+from tests.helpers.llm_server import Error, LLMServer, Text
+
+# As Home Assistant writes an error: without the final stop.
+SERVER_ERROR = {
+    "en": "The language model server had a problem. Please try again",
+    "de": "Der Sprachmodell-Server hatte ein Problem. Bitte versuch es noch einmal",
+    # No Finnish translation: English is the fallback.
+    "fi": "The language model server had a problem. Please try again",
+}
+
+
+@pytest.mark.usefixtures("loaded_entry")
+@pytest.mark.parametrize("language", list(SERVER_ERROR))
+async def test_a_server_fault_is_said_in_the_conversations_language(
+    hass: HomeAssistant, llm_server: LLMServer, language: str
+) -> None:
+    """The server fails: the user hears it in their language, as an error.
+
+    The pipeline and conversation.process callers read the response type, so
+    it stays an error; the next turn of the conversation is answered.
+    """
+    llm_server.reply(Text("Hallo!"))
+    first = await ask(hass, "Hallo", language=language)
+    llm_server.reply(Error(500, "CUDA error: out of memory"))
+
+    result = await ask(hass, "Wie geht's?", first.conversation_id, language=language)
+
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert result.response.error_code is intent.IntentResponseErrorCode.UNKNOWN
+    assert result.response.speech["plain"]["speech"] == SERVER_ERROR[language]
+
+    llm_server.reply(Text("Mir geht es gut."))
+    again = await ask(hass, "Nochmal", result.conversation_id, language=language)
+
+    assert again.response.speech["plain"]["speech"] == "Mir geht es gut."
+
+
+async def test_an_error_with_placeholders_is_in_the_language_too(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """A model the server lacks is said in German, with its name in it."""
+    llm_server.reply(Text("Hallo!"))
+    await ask(hass, "Hallo", language="de")
+    llm_server.reply(Error(404, "model 'x' not found"))
+
+    result = await ask(hass, "Hallo", language="de")
+
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert "hat das Modell" in result.response.speech["plain"]["speech"]

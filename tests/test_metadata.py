@@ -153,6 +153,44 @@ def test_translations_are_literal() -> None:
     )
 
 
+def _leaves(tree: dict[str, Any], path: str = "") -> dict[str, str]:
+    """Return every string of a translation file by its dotted key."""
+    leaves: dict[str, str] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            leaves |= _leaves(value, f"{path}{key}.")
+        else:
+            leaves[f"{path}{key}"] = value
+    return leaves
+
+
+def _placeholders(text: str) -> set[str]:
+    """Return the names of a translation's {placeholders}."""
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+SPOKEN_LANGUAGES = ("de", "fr", "nl", "es", "it", "pl", "pt", "sv", "da")
+
+
+@pytest.mark.parametrize("language", SPOKEN_LANGUAGES)
+def test_every_language_has_every_sentence_the_user_hears(language: str) -> None:
+    """Each language has all of en.json's exceptions, with the same placeholders.
+
+    Its other strings (the settings screens) are English's keys with English's
+    placeholders; a key it lacks shows in English.
+    """
+    english = _leaves(TRANSLATIONS)
+    path = PACKAGE / "translations" / f"{language}.json"
+    theirs = _leaves(json.loads(path.read_text()))
+    spoken = {key for key in english if key.startswith("exceptions.")}
+
+    assert spoken <= theirs.keys()
+    assert theirs.keys() <= english.keys()
+    for key, text in theirs.items():
+        assert _placeholders(text) == _placeholders(english[key]), key
+        assert text.strip(), key
+
+
 def test_icons_json_is_valid() -> None:
     """Every icon is an mdi: name under a known top-level key."""
     icons = json.loads((PACKAGE / "icons.json").read_text())

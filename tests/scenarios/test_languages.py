@@ -13,7 +13,17 @@ from tests.helpers.llm_server import Error, LLMServer, Text
 SERVER_ERROR = {
     "en": "The language model server had a problem. Please try again",
     "de": "Der Sprachmodell-Server hatte ein Problem. Bitte versuch es noch einmal",
-    # No Finnish translation: English is the fallback.
+    "fr": "Le serveur du modèle de langage a eu un problème. Veuillez réessayer",
+    "nl": "De server van het taalmodel had een probleem. Probeer het opnieuw",
+    "es": (
+        "El servidor del modelo de lenguaje ha tenido un problema. Inténtalo de nuevo"
+    ),
+    "it": "Il server del modello linguistico ha avuto un problema. Riprova",
+    "pl": "Serwer modelu językowego miał problem. Spróbuj ponownie",
+    "pt": "O servidor do modelo de linguagem teve um problema. Tente novamente",
+    "sv": "Språkmodellens server fick ett problem. Försök igen",
+    "da": "Sprogmodellens server havde et problem. Prøv igen",
+    # No Finnish words: English.
     "fi": "The language model server had a problem. Please try again",
 }
 

@@ -22,6 +22,7 @@ from custom_components.chatterbox.prompts import CLAIM_NOTE
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
+from custom_components.chatterbox.tools.wording import Action, Deed
 from custom_components.chatterbox.wire.stream import StreamStats
 from tests.helpers.common import ask, assert_every_tool_call_answered
 from tests.helpers.faults import sentence
@@ -96,7 +97,8 @@ async def test_words_beside_calls_still_run_another_round(
 
 async def test_held_calls_ask_the_user_first(hass: HomeAssistant) -> None:
     """A call held for the user's yes ends the turn with the question."""
-    held = (PendingCall("HassTurnOff", {"name": "Front door"}, "unlock Front door"),)
+    unlock = Action((Deed("unlock", ("Front door",)),))
+    held = (PendingCall("HassTurnOff", {"name": "Front door"}, unlock),)
 
     decision = decide(
         spoke(calls=1), ToolTally(held), log_of(hass, FAILED), tools=TOOLS, left=2

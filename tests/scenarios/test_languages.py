@@ -2,12 +2,14 @@
 
 import pytest
 
-from homeassistant.core import HomeAssistant
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from tests.helpers.common import ask
-from tests.helpers.llm_server import Error, LLMServer, Text
+from tests.helpers.common import AGENT_ENTITY_ID, ask
+from tests.helpers.llm_server import Error, LLMServer, Text, ToolCalls
+from tests.helpers.sensitive import FRONT, SATELLITE, UNLOCK
 
 # As Home Assistant writes an error: without the final stop.
 SERVER_ERROR = {
@@ -66,3 +68,60 @@ async def test_an_error_with_placeholders_is_in_the_language_too(
 
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert "hat das Modell" in result.response.speech["plain"]["speech"]
+
+
+# The question before unlocking the front door, and a yes and a no, in each
+# language.
+QUESTIONS = {
+    "en": ("Do you want me to unlock Front door?", "Yes, please", "No"),
+    "de": ("Soll ich Front door aufschließen?", "Ja, bitte", "Nein"),
+    "fr": ("Dois-je déverrouiller Front door ?", "Oui, vas-y", "Non"),
+    "nl": ("Zal ik Front door ontgrendelen?", "Ja, graag", "Nee"),
+    "es": ("¿Debo desbloquear Front door?", "Sí, por favor", "No"),
+    "it": ("Devo sbloccare Front door?", "Sì, certo", "No"),
+    "pl": ("Czy mam odblokować Front door?", "Tak, proszę", "Nie"),
+    "pt": ("Devo destrancar Front door?", "Sim, pode", "Não"),
+    "sv": ("Vill du att jag ska låsa upp Front door?", "Ja tack", "Nej"),
+    "da": ("Skal jeg låse Front door op?", "Ja tak", "Nej"),
+}
+
+
+async def speak(
+    hass: HomeAssistant, text: str, language: str
+) -> conversation.ConversationResult:
+    """Speak from a satellite, in a language, always in the same conversation."""
+    return await hass.async_create_task(
+        conversation.async_converse(
+            hass,
+            text,
+            "door",
+            Context(),
+            agent_id=AGENT_ENTITY_ID,
+            language=language,
+            device_id=SATELLITE,
+        )
+    )
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize("language", list(QUESTIONS))
+@pytest.mark.parametrize("answer", ["yes", "no"])
+async def test_the_question_before_unlocking_is_in_the_language(
+    hass: HomeAssistant, llm_server: LLMServer, language: str, answer: str
+) -> None:
+    """The model unlocks the door: the user is asked in their language.
+
+    Their language's yes unlocks the door; its no leaves it locked.
+    """
+    question, yes, no = QUESTIONS[language]
+    llm_server.reply(ToolCalls([UNLOCK]))
+
+    asked = await speak(hass, "Unlock the front door", language)
+
+    assert asked.response.speech["plain"]["speech"] == question
+    assert hass.states.get(FRONT).state == "locked"
+
+    llm_server.reply(Text("OK."))
+    await speak(hass, yes if answer == "yes" else no, language)
+
+    assert hass.states.get(FRONT).state == ("unlocked" if answer == "yes" else "locked")

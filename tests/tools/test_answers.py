@@ -171,6 +171,39 @@ ANSWERS: dict[str, list[tuple[str, bool]]] = {
         ("Pode ser, mas depois", DROP), ("Sim, mas não agora", DROP),
         ("Tá bom, valeu", DROP), ("Sim? Como assim?", DROP),
     ],
+    "sv": [
+        ("Ja", CONFIRM), ("Ja tack.", CONFIRM), ("Ja, gör det.", CONFIRM),
+        ("Japp!", CONFIRM), ("Jadå.", CONFIRM), ("Javisst!", CONFIRM),
+        ("Visst.", CONFIRM), ("Absolut!", CONFIRM), ("Okej.", CONFIRM),
+        ("Ok, kör.", CONFIRM), ("Kör på!", CONFIRM), ("Självklart.", CONFIRM),
+        ("Ja ja", CONFIRM), ("Gärna.", CONFIRM), ("Ja, gärna", CONFIRM),
+        ("Gör det.", CONFIRM), ("Ja, kör", CONFIRM), ("Visst, tack.", CONFIRM),
+        ("Absolut, gör det", CONFIRM), ("Okej, tack", CONFIRM),
+        ("Nej", DROP), ("Nej tack.", DROP), ("Inte nu", DROP), ("Senare.", DROP),
+        ("Vänta lite", DROP), ("Glöm det.", DROP), ("Kanske.", DROP),
+        ("Ja... nej, vänta", DROP), ("Vilken dörr?", DROP), ("Japan", DROP),
+        ("Aldrig!", DROP), ("Avbryt.", DROP), ("Stopp!", DROP),
+        ("Strunta i det", DROP), ("Jag vet inte", DROP), ("Ja, men inte nu", DROP),
+        ("Okej, senare", DROP), ("Ja? Vad menar du?", DROP), ("Tack", DROP),
+        ("Hej då", DROP),
+    ],
+    "da": [
+        ("Ja", CONFIRM), ("Ja tak.", CONFIRM), ("Ja, gør det.", CONFIRM),
+        ("Jo!", CONFIRM), ("Jep.", CONFIRM), ("Javel.", CONFIRM),
+        ("Klart!", CONFIRM), ("Selvfølgelig.", CONFIRM), ("Okay.", CONFIRM),
+        ("Ok, kør.", CONFIRM), ("Bare gør det!", CONFIRM), ("Ja ja", CONFIRM),
+        ("Gerne.", CONFIRM), ("Ja, gerne", CONFIRM), ("Gør det.", CONFIRM),
+        ("Ja, kør", CONFIRM), ("Klart, tak.", CONFIRM),
+        ("Selvfølgelig, gør det", CONFIRM), ("Okay, tak", CONFIRM),
+        ("Jep, gør det", CONFIRM),
+        ("Nej", DROP), ("Nej tak.", DROP), ("Ikke nu", DROP), ("Senere.", DROP),
+        ("Vent lidt", DROP), ("Glem det.", DROP), ("Måske.", DROP),
+        ("Ja... nej, vent", DROP), ("Hvilken dør?", DROP), ("Jakke", DROP),
+        ("Aldrig!", DROP), ("Annuller.", DROP), ("Stop!", DROP),
+        ("Lad være", DROP), ("Det ved jeg ikke", DROP), ("Ja, men ikke nu", DROP),
+        ("Okay, senere", DROP), ("Ja? Hvad mener du?", DROP), ("Tak", DROP),
+        ("Farvel", DROP),
+    ],
 }  # fmt: skip
 
 
@@ -192,7 +225,8 @@ def test_what_people_answer(language: str, answer: str, expected: bool) -> None:
     [
         ("Tak", "pl", CONFIRM),
         ("Tak", "da", DROP),  # Danish thanks
-        ("Ja tak", "da", DROP),
+        ("Ja tak", "da", CONFIRM),  # Danish yes please
+        ("Ja tak", "en", DROP),
         ("OK", "da", CONFIRM),
         ("Tak, proszę", "pl-PL", CONFIRM),
         ("Ja, bitte", "de-CH", CONFIRM),

@@ -58,7 +58,9 @@ async def test_what_a_tool_declares(
     """Read-only never asks; destructive outside Home Assistant always does."""
     args = {"entity_id": FRONT if annotations == READ_ONLY else "light.kitchen_light"}
 
-    assert sensitive_action(hass, FreeTool(annotations), args, CONTEXT) == action
+    said = sensitive_action(hass, FreeTool(annotations), args, CONTEXT)
+
+    assert (str(said) if said else None) == action
 
 
 async def test_a_light_needs_no_question(

@@ -150,6 +150,28 @@ WORDS: Final[dict[str, Words]] = {
             "talvez", "nem",
         ),
     ),
+    "sv": Words(
+        yes=(
+            "ja", "japp", "jadå", "javisst", "visst", "absolut", "okej", "ok",
+            "gör det", "kör", "kör på", "självklart", "ja tack", "ja ja", "gärna",
+        ),
+        polite=("tack", "gärna", "gör det", "kör"),
+        no=(
+            "nej", "inte", "aldrig", "avbryt", "stopp", "vänta", "senare",
+            "glöm det", "kanske", "strunta i det",
+        ),
+    ),
+    "da": Words(
+        yes=(
+            "ja", "jo", "jep", "javel", "klart", "selvfølgelig", "okay", "ok",
+            "gør det", "kør", "bare gør det", "ja tak", "ja ja", "gerne",
+        ),
+        polite=("tak", "gerne", "gør det"),
+        no=(
+            "nej", "ikke", "aldrig", "annuller", "stop", "vent", "senere",
+            "glem det", "måske", "lad være",
+        ),
+    ),
 }  # fmt: skip
 
 

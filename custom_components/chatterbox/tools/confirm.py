@@ -22,12 +22,12 @@ from ..const import (
     CONF_UNATTENDED,
     UNATTENDED_ALLOW,
 )
-from ..phrases import async_say
+from ..phrases import async_phrase, async_say
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
-from ..server.errors import user_error
 from .answers import is_yes
 from .results import error_result
-from .sensitive import DEFAULT_KINDS, and_list, sensitive_action
+from .sensitive import DEFAULT_KINDS, sensitive_action
+from .wording import Action, say_all
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +36,8 @@ class PendingCall:
 
     tool_name: str
     tool_args: Mapping[str, Any]
-    action: str
-    """The action in words, such as "unlock Front door"."""
+    action: Action
+    """What it would do, such as unlock Front door."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class Refusal:
 class Confirmation:
     """The sensitive-action policy of one turn, and the calls it holds."""
 
-    sensitive: Callable[[llm.Tool, Mapping[str, Any]], str | None]
+    sensitive: Callable[[llm.Tool, Mapping[str, Any]], Action | None]
     """Say what a call needing the user's yes would do; None if it needs none."""
     asked: str
     """Who speaks in this turn, and where: who a question would ask."""
@@ -179,9 +179,15 @@ async def async_run_confirmed(
 async def async_ask_for_yes(
     chat_log: conversation.ChatLog, agent_id: str, confirmation: Confirmation
 ) -> Question:
-    """End the turn with the question the held calls wait on; return it."""
-    actions = and_list([call.action for call in confirmation.held])
-    await async_say(
-        chat_log, agent_id, str(user_error("confirm_action", action=actions))
+    """End the turn with the question the held calls wait on; return it.
+
+    In the conversation's language: a yes in it runs the calls.
+    """
+    api = chat_log.llm_api
+    language = (api.llm_context.language if api else None) or "en"
+    actions = say_all([call.action for call in confirmation.held], language)
+    question = await async_phrase(
+        chat_log.hass, language, "confirm_action", action=actions
     )
+    await async_say(chat_log, agent_id, question)
     return Question(confirmation.asked, len(chat_log.content), tuple(confirmation.held))

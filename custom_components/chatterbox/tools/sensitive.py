@@ -21,6 +21,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import llm
 
 from .targets import Reach, named_action, reach, runs_script
+from .wording import Action, Deed
 
 # The kinds of entity a user can choose to guard: a domain, or a cover of a
 # device class, which Home Assistant gives its own words ("garage door").
@@ -55,8 +56,6 @@ _VERBS: Final = {
     ("valve", "HassTurnOff"): "close",
     ("button", "HassTurnOn"): "press",
 }
-# A question names this many entities at most, then counts the rest.
-_MAX_NAMED: Final = 5
 
 
 def sensitive_action(
@@ -65,8 +64,8 @@ def sensitive_action(
     tool_args: Mapping[str, Any],
     llm_context: llm.LLMContext,
     kinds: Collection[str] = DEFAULT_KINDS,
-) -> str | None:
-    """Say in words what a sensitive call would do, or None if it is not one."""
+) -> Action | None:
+    """Say what a sensitive call would do, or None if it is not one."""
     if tool.annotations.read_only:
         return None
     bare = tool.name.rsplit("__", 1)[-1]
@@ -88,7 +87,7 @@ def sensitive_action(
         return _describe(hass, bare, action, reached, states)
     declared = tool.annotations != llm.ToolAnnotations()
     if declared and tool.annotations.destructive and tool.annotations.open_world:
-        return _words(bare)
+        return Action((Deed(_words(bare)),))
     return None
 
 
@@ -97,11 +96,14 @@ def _unsettled(
     bare: str,
     action: tuple[str, str] | None,
     tool_args: Mapping[str, Any],
-) -> str:
+) -> Action:
     """Say what a call does whose targets are only settled when it runs."""
     if runs_script(action) and "action" not in tool_args:
-        return f"run {tool.title or _words(action[1])}"  # a script tool
-    return f"{_words(bare)} {'.'.join(action)}" if action else _words(bare)
+        # A script tool.
+        return Action((Deed("run", (tool.title or _words(action[1]),)),))
+    if action:
+        return Action((Deed(f"{_words(bare)} {'.'.join(action)}"),))
+    return Action((Deed(_words(bare)),))
 
 
 def _describe(
@@ -110,7 +112,7 @@ def _describe(
     action: tuple[str, str] | None,
     reached: Reach,
     states: Sequence[State],
-) -> str:
+) -> Action:
     """Say what a call does to the guarded entities it reaches."""
     if runs_script(action):
         verb = "run"
@@ -125,29 +127,19 @@ def _describe(
             for entity_id in sorted(reached.direct)
             if (state := hass.states.get(entity_id)) is not None
         ]
-        return f"{verb} {_names(runs)}, which acts on {_names(through)}"
+        return Action((Deed(verb, _names(runs)),), through=_names(through))
     # Each kind of device in its own words: one intent closes a garage door
     # and unlocks a lock, and the question says both.
     by_verb: dict[str, list[State]] = {}
     for state in states:
         said = verb if action else _VERBS.get((state.domain, bare), verb)
         by_verb.setdefault(said, []).append(state)
-    return and_list([f"{said} {_names(group)}" for said, group in by_verb.items()])
+    return Action(tuple(Deed(said, _names(group)) for said, group in by_verb.items()))
 
 
-def _names(states: Sequence[State]) -> str:
-    """Name entities as a person would list them: "A, B and 2 more"."""
-    names = [state.name for state in states[:_MAX_NAMED]]
-    if len(states) > _MAX_NAMED:
-        names.append(f"{len(states) - _MAX_NAMED} more")
-    return and_list(names)
-
-
-def and_list(items: Sequence[str]) -> str:
-    """Join words as a list is said: "A", "A and B", "A, B and C"."""
-    if len(items) < 2:  # noqa: PLR2004
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+def _names(states: Sequence[State]) -> tuple[str, ...]:
+    """Return the names of entities, in order."""
+    return tuple(state.name for state in states)
 
 
 def _words(name: str) -> str:

@@ -301,3 +301,21 @@ async def test_a_markdown_answer_is_spoken_as_plain_sentences(
     assert "a link" in spoken
     body: dict[str, Any] = llm_server.last_chat_request
     assert "spoken aloud" in body["messages"][0]["content"]
+
+
+@pytest.mark.parametrize(
+    ("language", "spoken"),
+    [
+        ("de", "Siehe ein Link."),
+        ("sv", "Siehe en länk."),
+        ("pt-BR", "Siehe um link."),
+        ("fi", "Siehe a link."),
+    ],
+)
+def test_a_url_is_said_in_the_answers_language(language: str, spoken: str) -> None:
+    """The words for a dropped URL are the language's; English in any other."""
+    speech = SpeechFilter(language)
+
+    said = speech.feed("Siehe https://example.com/docs.") + speech.finish()
+
+    assert said == spoken

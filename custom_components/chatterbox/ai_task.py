@@ -53,7 +53,10 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
         )
         # Nobody is there to say yes: sensitive calls get the automation policy.
         await self._async_handle_chat_log(
-            chat_log, structure=response_format, attended=False
+            chat_log,
+            structure=response_format,
+            attended=False,
+            language=self.hass.config.language,
         )
         if task.structure is None:
             return ai_task.GenDataTaskResult(
@@ -67,7 +70,10 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
                 conversation.UserContent(STRUCTURE_RETRY_NOTE.format(error=err))
             )
             await self._async_handle_chat_log(
-                chat_log, structure=response_format, attended=False
+                chat_log,
+                structure=response_format,
+                attended=False,
+                language=self.hass.config.language,
             )
             try:
                 data = _validated(_answer(chat_log), task.structure)

@@ -103,6 +103,7 @@ class ChatterboxConversationEntity(
             ),
             # A device or a signed-in user is someone who can say yes.
             attended=bool(user_input.device_id or user_input.context.user_id),
+            language=user_input.language,
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 

@@ -15,6 +15,19 @@ import string
 from typing import Final
 
 LINK_WORDS: Final = "a link"
+# What a dropped URL is said as, by language; English in any other.
+_LINK_WORDS: Final = {
+    "en": LINK_WORDS,
+    "de": "ein Link",
+    "fr": "un lien",
+    "nl": "een link",
+    "es": "un enlace",
+    "it": "un link",
+    "pl": "link",
+    "pt": "um link",
+    "sv": "en länk",
+    "da": "et link",
+}
 # Ends of a sentence or clause: a list item that ends with one gets no period.
 _END_PUNCTUATION: Final = frozenset(".!?:;…。\uff01\uff1f")
 _CLOSING_PUNCTUATION: Final = frozenset(".,!?:;…)")
@@ -96,8 +109,11 @@ class SpeechFilter:
     feed() returns the text that is decided; finish() the rest at the end.
     """
 
-    def __init__(self) -> None:
-        """Start at the beginning of an answer."""
+    def __init__(self, language: str = "en") -> None:
+        """Start at the beginning of an answer, spoken in a language."""
+        self._link_words = _LINK_WORDS.get(
+            language.split("-", 1)[0].casefold(), LINK_WORDS
+        )
         self._buffer = ""
         self._out: list[str] = []
         self._line_start = True
@@ -390,7 +406,7 @@ class SpeechFilter:
         buffer = self._buffer
         if autolink := _AUTOLINK.match(buffer):
             self._consume(autolink.end())
-            self._write(LINK_WORDS)
+            self._write(self._link_words)
             return True
         if not final and _AUTOLINK_START.match(buffer):
             return False
@@ -411,7 +427,7 @@ class SpeechFilter:
         while text.endswith(")") and text.count(")") > text.count("("):
             text = text[:-1].rstrip(_URL_TRAILING)
         self._consume(len(text))
-        self._write(LINK_WORDS)
+        self._write(self._link_words)
         return True
 
 

@@ -125,3 +125,17 @@ async def test_the_question_before_unlocking_is_in_the_language(
     await speak(hass, yes if answer == "yes" else no, language)
 
     assert hass.states.get(FRONT).state == ("unlocked" if answer == "yes" else "locked")
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_link_in_a_german_answer_is_said_in_german(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """The speech filter drops the URL and says what stood there in German."""
+    llm_server.reply(Text("Das Rezept steht unter https://example.com/rezept."))
+
+    result = await ask(hass, "Wo ist das Rezept?", language="de")
+
+    assert result.response.speech["plain"]["speech"] == (
+        "Das Rezept steht unter ein Link."
+    )

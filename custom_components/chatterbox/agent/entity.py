@@ -104,13 +104,15 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         structure: dict[str, Any] | None = None,
         *,
         attended: bool = True,
+        language: str = "en",
     ) -> None:
         """Answer the turn in the chat log, calling tools as the model asks.
 
         With a memory key, a new conversation starts with what the agent
         remembers under it, and each answered turn updates that memory. With a
         structure (a response_format), the answer is asked for as JSON. An
-        unattended turn (an automation's) has no one to confirm with.
+        unattended turn (an automation's) has no one to confirm with. What the
+        agent says in its own words is in the language.
         """
         self._track(chat_log)
         conversation_id = chat_log.conversation_id
@@ -133,6 +135,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
                 structure=structure,
                 usage=usage,
                 attended=attended,
+                language=language,
             )
         finally:
             answering.discard(conversation_id)

@@ -64,6 +64,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     structure: dict[str, Any] | None,
     usage: TurnUsage,
     attended: bool,
+    language: str = "en",
 ) -> None:
     """Answer the turn in the chat log, or raise the error the user hears."""
     # RECEIVE_INPUT: the user's message is in the chat log. A question asked in
@@ -94,6 +95,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
             command=command,
             recalled=recalled,
             structure=structure,
+            language=language,
         )
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)
         # RESPONSE_COMPOSITION
@@ -110,7 +112,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                 # Not an error: the home has no such device.
                 chat_log.async_trace({"chatterbox_not_found": {"names": list(names)}})
                 await _async_say_phrase(
-                    agent, chat_log, "not_found", names=", ".join(names)
+                    agent, chat_log, language, "not_found", names=", ".join(names)
                 )
             case NotFound():
                 raise user_error("could_not")
@@ -121,13 +123,14 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                 await _async_say_phrase(
                     agent,
                     chat_log,
+                    language,
                     "states_now",
                     states=said_states(agent.hass, entity_ids),
                 )
             case NothingDone():
                 # The model's claim stays in the history; the last words say
                 # that it was not so.
-                await _async_say_phrase(agent, chat_log, "nothing_done")
+                await _async_say_phrase(agent, chat_log, language, "nothing_done")
             case Fail(key):
                 raise user_error(key)
     # OUTPUT: the answer is the chat log's last message, for the caller.
@@ -136,12 +139,11 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
 async def _async_say_phrase(
     agent: ChatterboxLLMEntity,
     chat_log: conversation.ChatLog,
+    language: str,
     key: str,
     **placeholders: str,
 ) -> None:
     """End the turn with the agent's own sentence, in the conversation's language."""
-    api = chat_log.llm_api
-    language = (api.llm_context.language if api else None) or "en"
     sentence = await async_phrase(agent.hass, language, key, **placeholders)
     await async_say(chat_log, agent.entity_id, sentence)
 
@@ -236,6 +238,7 @@ async def _async_start(  # noqa: PLR0913  # keyword-only, each a separate input
     command: Command | None,
     recalled: str | None,
     structure: dict[str, Any] | None,
+    language: str,
 ) -> Turn:
     """Settle what every request of the turn shares."""
     options = agent.subentry.data
@@ -253,4 +256,5 @@ async def _async_start(  # noqa: PLR0913  # keyword-only, each a separate input
         answer_chars=agent.answer_chars(),
         images=await _async_read_images(agent, chat_log),
         command=command,
+        language=language,
     )

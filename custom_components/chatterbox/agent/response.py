@@ -42,7 +42,7 @@ def read_response(  # noqa: PLR0913  # keyword-only, each one part of the pipeli
         ),
         stats,
         text_tools=text_tools,
-        speech=SpeechFilter() if turn.speech else None,
+        speech=SpeechFilter(turn.language) if turn.speech else None,
     )
     return deltas if allow_tools else _without_tool_calls(deltas)
 

@@ -38,6 +38,8 @@ class Turn:
     """Each tool result as it is sent, shortened, by the result in full."""
     command: Command | None = None
     """The change the turn asks for, which its answer is checked against."""
+    language: str = "en"
+    """The conversation's language: what the agent says itself is in it."""
 
     @property
     def parameters(self) -> dict[str, frozenset[str]]:

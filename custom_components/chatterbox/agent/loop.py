@@ -29,8 +29,8 @@ from ..server.errors import user_error
 from ..tools.command import Command, command_for
 from ..tools.confirm import (
     async_ask_for_yes,
-    async_run_confirmed,
     confirmation_for,
+    confirmed_calls,
 )
 from ..tools.guard import ToolGuard, ToolTally, async_make_calls, guard_tools
 from ..tools.questions import state_question_for
@@ -86,7 +86,8 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         else None
     )
     with guard_tools(chat_log, confirmation, asked) as guard:
-        await async_run_confirmed(chat_log, agent.entity_id, confirmation)
+        # The calls a yes answered run first, through the guard.
+        await async_make_calls(chat_log, agent.entity_id, confirmed_calls(confirmation))
         note_states(agent, chat_log, mentions, question=bool(asked))
         turn = await _async_start(
             agent,

@@ -160,20 +160,14 @@ def asked_by(llm_context: llm.LLMContext) -> str:
     return f"{user_id} {llm_context.device_id}"
 
 
-async def async_run_confirmed(
-    chat_log: conversation.ChatLog, agent_id: str, confirmation: Confirmation | None
-) -> None:
-    """Run exactly the calls the user said yes to, and nothing else."""
-    if confirmation is None or not confirmation.confirmed:
-        return
-    calls = [
+def confirmed_calls(confirmation: Confirmation | None) -> list[llm.ToolInput]:
+    """Return exactly the calls the user said yes to, and nothing else."""
+    if confirmation is None:
+        return []
+    return [
         llm.ToolInput(call.tool_name, dict(call.tool_args))
         for call in confirmation.confirmed
     ]
-    async for _result in chat_log.async_add_assistant_content(
-        conversation.AssistantContent(agent_id=agent_id, tool_calls=calls)
-    ):
-        pass
 
 
 async def async_ask_for_yes(

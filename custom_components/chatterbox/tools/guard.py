@@ -310,7 +310,10 @@ def guard_tools(
 async def async_make_calls(
     chat_log: conversation.ChatLog, agent_id: str, calls: Sequence[llm.ToolInput]
 ) -> None:
-    """Make calls the model did not make as calls, through the turn's guard."""
+    """Make calls the model did not write as calls, through the turn's guard.
+
+    The calls a yes answered, and those an answer described.
+    """
     if not calls:
         return
     async for _result in chat_log.async_add_assistant_content(

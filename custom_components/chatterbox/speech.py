@@ -14,6 +14,8 @@ import re
 import string
 from typing import Final
 
+from .phrases import base_language
+
 LINK_WORDS: Final = "a link"
 # What a dropped URL is said as, by language; English in any other.
 _LINK_WORDS: Final = {
@@ -111,9 +113,7 @@ class SpeechFilter:
 
     def __init__(self, language: str = "en") -> None:
         """Start at the beginning of an answer, spoken in a language."""
-        self._link_words = _LINK_WORDS.get(
-            language.split("-", 1)[0].casefold(), LINK_WORDS
-        )
+        self._link_words = _LINK_WORDS.get(base_language(language), LINK_WORDS)
         self._buffer = ""
         self._out: list[str] = []
         self._line_start = True

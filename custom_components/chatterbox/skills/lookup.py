@@ -15,9 +15,10 @@ import probatio
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from ..phrases import base_language
 from ..tools.results import error_result
 from .fetch import ServiceError, async_get_json
-from .skill import Skill, SkillTool, base_language, compact, reads_only
+from .skill import Skill, SkillTool, compact, reads_only
 
 SERVICE: Final = "Wikipedia"
 SUMMARY_URL: Final = "https://{language}.wikipedia.org/api/rest_v1/page/summary/{title}"
@@ -55,7 +56,7 @@ class WikipediaSummaryTool(SkillTool):
     ) -> llm.ToolResult:
         """Look the topic up in the user's Wikipedia, then the English one."""
         topic = " ".join(arguments["topic"].split())
-        language = base_language(llm_context)
+        language = base_language(llm_context.language)
         if not _LANGUAGE_CODE.fullmatch(language):
             language = FALLBACK_LANGUAGE
         try:

@@ -15,11 +15,12 @@ from homeassistant.const import UnitOfTemperature
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from ..phrases import base_language
 from ..tools.results import error_result
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
 from .readable import compass, day_label
-from .skill import SkillTool, base_language, compact, reads_only
+from .skill import SkillTool, compact, reads_only
 
 SERVICE: Final = "Open-Meteo"
 GEOCODING_URL: Final = "https://geocoding-api.open-meteo.com/v1/search"
@@ -116,7 +117,7 @@ class WeatherAtPlaceTool(SkillTool):
         """Find the place, then its weather, unless it is in the cache."""
         place: str = " ".join(arguments["place"].split())
         days = int(arguments.get("days", DEFAULT_DAYS))
-        language = base_language(llm_context)
+        language = base_language(llm_context.language)
         us_units = hass.config.units.temperature_unit == UnitOfTemperature.FAHRENHEIT
         key = (place.casefold(), language, days, us_units)
         if (cached := self.cache.get(key)) is not None:

@@ -70,11 +70,6 @@ def reads_only(*, online: bool) -> llm.ToolAnnotations:
     )
 
 
-def base_language(llm_context: llm.LLMContext) -> str:
-    """Return the conversation's language without its region: "en" for "en-GB"."""
-    return (llm_context.language or "en").split("-")[0].lower()
-
-
 class SkillAPI(llm.API):
     """One skill, offered to every conversation agent as an LLM API."""
 

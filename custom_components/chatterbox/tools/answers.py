@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 import unicodedata
 
+from ..phrases import base_language
+
 # A longer answer is a sentence, not a yes; and the check stays bounded.
 MAX_ANSWER_CHARS: Final = 200
 # Quotes inside a word are dropped ("don't" reads "dont"), any other mark that
@@ -220,7 +222,7 @@ def is_yes(text: str, language: str | None = None) -> bool:
     words = normalise(text)
     if not words or any(_phrase_at(words, start, NO) for start in range(len(words))):
         return False
-    base = (language or "en").replace("_", "-").split("-")[0].lower()
+    base = base_language(language)
     starts, follows = _YES.get(_ALIASES.get(base, base), _YES["en"])
     # Whether the words up to each position read as yes and polite phrases.
     # Every split is tried, not only the longest phrase first: "tak tak" is a

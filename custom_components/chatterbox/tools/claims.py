@@ -18,6 +18,8 @@ from collections.abc import Mapping
 import re
 from typing import Final
 
+from ..phrases import base_language
+
 # The actions, as their participles: what a claim says was done.
 _EN_DONE: Final = (
     r"(?:turned|switched|set|locked|unlocked|opened|closed|shut|dimmed|"
@@ -104,7 +106,7 @@ _MAX_CHARS: Final = 2_000
 
 def claims_done(text: str, language: str) -> bool:
     """Tell whether an answer says that something was done."""
-    own = language.split("-", maxsplit=1)[0].casefold()
+    own = base_language(language)
     patterns = [
         pattern
         for code in dict.fromkeys((own, "en"))

@@ -31,6 +31,7 @@ from homeassistant.helpers import llm
 
 from ..const import CONF_ANSWER_QUESTIONS
 from ..context.in_view import describe_state
+from ..phrases import base_language
 from ..prompts import QUESTION_NOT_COMMAND
 from .outcomes import only_reads
 from .results import error_result
@@ -165,7 +166,7 @@ def state_question_for(
 
 def asks_about_state(text: str, language: str) -> bool:
     """Tell whether everything said is a question, none of it a request."""
-    own = language.split("-", maxsplit=1)[0].casefold()
+    own = base_language(language)
     languages = list(dict.fromkeys((own, "en")))
     sentences = [
         words

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..phrases import base_language
+
 # A question names this many entities at most, then counts the rest.
 MAX_NAMED: Final = 5
 
@@ -202,7 +204,7 @@ WORDS: Final[dict[str, Words]] = {
 
 def words_of(language: str) -> Words:
     """Return the words of a language ("de-CH" is German), or English's."""
-    return WORDS.get(language.split("-", 1)[0].casefold(), WORDS["en"])
+    return WORDS.get(base_language(language), WORDS["en"])
 
 
 def say(action: Action, language: str) -> str:

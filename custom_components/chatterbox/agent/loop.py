@@ -107,7 +107,9 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                 keep_recent(
                     agent.conversations.pending,
                     chat_log.conversation_id,
-                    await async_ask_for_yes(chat_log, agent.entity_id, confirmation),
+                    await async_ask_for_yes(
+                        chat_log, agent.entity_id, confirmation, language
+                    ),
                 )
             case NotFound(names) if options.get(CONF_ANSWER_NOT_FOUND, True):
                 # Not an error: the home has no such device.

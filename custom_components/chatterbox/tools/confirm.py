@@ -171,14 +171,15 @@ def confirmed_calls(confirmation: Confirmation | None) -> list[llm.ToolInput]:
 
 
 async def async_ask_for_yes(
-    chat_log: conversation.ChatLog, agent_id: str, confirmation: Confirmation
+    chat_log: conversation.ChatLog,
+    agent_id: str,
+    confirmation: Confirmation,
+    language: str,
 ) -> Question:
     """End the turn with the question the held calls wait on; return it.
 
     In the conversation's language: a yes in it runs the calls.
     """
-    api = chat_log.llm_api
-    language = (api.llm_context.language if api else None) or "en"
     actions = say_all([call.action for call in confirmation.held], language)
     question = await async_phrase(
         chat_log.hass, language, "confirm_action", action=actions

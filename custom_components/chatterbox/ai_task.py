@@ -12,7 +12,7 @@ from homeassistant.helpers import llm
 
 from .agent.entity import ChatterboxLLMEntity, platform_setup
 from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
-from .phrases import async_spoken_error
+from .phrases import errors_in
 from .prompts import STRUCTURE_RETRY_NOTE
 from .wire.json import fence_body
 from .wire.schema import structure_schema
@@ -34,13 +34,8 @@ class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
         self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog
     ) -> ai_task.GenDataTaskResult:
         """Run the task; its errors in Home Assistant's language."""
-        try:
+        async with errors_in(self.hass, self.hass.config.language):
             return await self._async_generate(task, chat_log)
-        except HomeAssistantError as err:
-            spoken = await async_spoken_error(self.hass, self.hass.config.language, err)
-            if spoken is err:
-                raise
-            raise spoken from err
 
     async def _async_generate(
         self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog

@@ -7,14 +7,13 @@ from homeassistant.components.conversation.models import AbstractConversationAge
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from . import ChatterboxConfigEntry
 from .agent.entity import ChatterboxLLMEntity, platform_setup
 from .const import CONF_MEMORY, DOMAIN, SUBENTRY_CONVERSATION
 from .context.memory import memory_key
-from .phrases import async_spoken_error
+from .phrases import errors_in
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0
@@ -63,15 +62,8 @@ class ChatterboxConversationEntity(
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer one turn of a conversation; its errors in its language."""
-        try:
+        async with errors_in(self.hass, user_input.language):
             return await self._async_answer(user_input, chat_log)
-        except HomeAssistantError as err:
-            spoken = await async_spoken_error(self.hass, user_input.language, err)
-            if spoken is err:
-                raise
-            # Still an error: the pipeline and conversation.process callers
-            # read the response type.
-            raise spoken from err
 
     async def _async_answer(
         self,

@@ -6,8 +6,8 @@ a language without one of them falls back to English, as Home Assistant's
 translations do.
 """
 
-from collections.abc import AsyncGenerator
-from contextlib import suppress
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import asynccontextmanager, suppress
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
@@ -62,6 +62,22 @@ async def async_spoken_error(
         translation_key=key,
         translation_placeholders=err.translation_placeholders,
     )
+
+
+@asynccontextmanager
+async def errors_in(hass: HomeAssistant, language: str) -> AsyncIterator[None]:
+    """Raise Chatterbox's errors of the block with their words in the language.
+
+    Still errors: the pipeline and conversation.process callers read the
+    response type.
+    """
+    try:
+        yield
+    except HomeAssistantError as err:
+        spoken = await async_spoken_error(hass, language, err)
+        if spoken is err:
+            raise
+        raise spoken from err
 
 
 async def async_say(chat_log: conversation.ChatLog, agent_id: str, text: str) -> None:

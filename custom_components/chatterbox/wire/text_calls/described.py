@@ -22,7 +22,7 @@ import json
 import re
 from typing import Any, Final
 
-from .formats import Call
+from .formats import Call, arguments_text
 
 # Only the start of an answer is read: a described call comes first.
 _READ_CHARS: Final = 2_000
@@ -53,7 +53,7 @@ def described_calls(
     text = text[:_READ_CHARS]
     objects = _objects(text)
     calls: list[tuple[int, Call]] = [
-        (start, (name, _dumps(arguments)))
+        (start, (name, arguments_text(arguments)))
         for start, _, value in objects
         if (envelope := _envelope(value, resolve)) is not None
         for name, arguments in [envelope]
@@ -67,7 +67,7 @@ def described_calls(
     for number, (_, end, name) in enumerate(anchors):
         stop = anchors[number + 1][0] if number + 1 < len(anchors) else len(text)
         calls.extend(
-            (position, (name, _dumps(arguments)))
+            (position, (name, arguments_text(arguments)))
             for position, arguments in _arguments_after(
                 text, end, stop, objects, parameters.get(name, frozenset())
             )
@@ -155,8 +155,3 @@ def _arguments_after(
     if named:
         return [(start, named)]
     return [] if parameters else [(start, {})]
-
-
-def _dumps(arguments: dict[str, Any]) -> str:
-    """Write arguments as JSON text, as a server would hand them over."""
-    return json.dumps(arguments, ensure_ascii=False)

@@ -136,7 +136,7 @@ def _envelope(value: Any) -> Call | None:
         arguments = {key: item for key, item in value.items() if key not in taken}
     if isinstance(arguments, str):
         return name, arguments
-    return name, _arguments_text(arguments)
+    return name, arguments_text(arguments)
 
 
 def xml_calls(text: str, *, salvage: bool) -> list[Call] | None:
@@ -176,10 +176,10 @@ def _xml_arguments(body: str, *, salvage: bool) -> str | None:
         position = match.end()
         key = match.group("key") or match.group("qkey")
         arguments[key] = json_or_text(match.group("value").strip())
-    return _arguments_text(arguments)
+    return arguments_text(arguments)
 
 
-def _arguments_text(arguments: Any) -> str:
+def arguments_text(arguments: Any) -> str:
     """Write arguments as JSON text, as a server would hand them over.
 
     Python's json, spaced: the text is measured against MAX_ARGUMENTS_CHARS

@@ -61,7 +61,7 @@ UNLOCK = Call("HassTurnOff", {"name": "Front door"})
 
 
 async def say(
-    hass: HomeAssistant, text: str, device_id: str = SATELLITE
+    hass: HomeAssistant, text: str, device_id: str = SATELLITE, language: str = "en"
 ) -> conversation.ConversationResult:
     """Speak to the agent from a satellite, always in the same conversation."""
     return await hass.async_create_task(
@@ -71,7 +71,7 @@ async def say(
             "door",
             Context(),
             agent_id=AGENT_ENTITY_ID,
-            language="en",
+            language=language,
             device_id=device_id,
         )
     )

@@ -2,14 +2,13 @@
 
 import pytest
 
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from tests.helpers.common import AGENT_ENTITY_ID, ask
+from tests.helpers.common import ask
 from tests.helpers.llm_server import Error, LLMServer, Text, ToolCalls
-from tests.helpers.sensitive import FRONT, SATELLITE, UNLOCK
+from tests.helpers.sensitive import FRONT, UNLOCK, say
 
 # As Home Assistant writes an error: without the final stop.
 SERVER_ERROR = {
@@ -86,23 +85,6 @@ QUESTIONS = {
 }
 
 
-async def speak(
-    hass: HomeAssistant, text: str, language: str
-) -> conversation.ConversationResult:
-    """Speak from a satellite, in a language, always in the same conversation."""
-    return await hass.async_create_task(
-        conversation.async_converse(
-            hass,
-            text,
-            "door",
-            Context(),
-            agent_id=AGENT_ENTITY_ID,
-            language=language,
-            device_id=SATELLITE,
-        )
-    )
-
-
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
 @pytest.mark.parametrize("language", list(QUESTIONS))
 @pytest.mark.parametrize("answer", ["yes", "no"])
@@ -116,13 +98,13 @@ async def test_the_question_before_unlocking_is_in_the_language(
     question, yes, no = QUESTIONS[language]
     llm_server.reply(ToolCalls([UNLOCK]))
 
-    asked = await speak(hass, "Unlock the front door", language)
+    asked = await say(hass, "Unlock the front door", language=language)
 
     assert asked.response.speech["plain"]["speech"] == question
     assert hass.states.get(FRONT).state == "locked"
 
     llm_server.reply(Text("OK."))
-    await speak(hass, yes if answer == "yes" else no, language)
+    await say(hass, yes if answer == "yes" else no, language=language)
 
     assert hass.states.get(FRONT).state == ("unlocked" if answer == "yes" else "locked")
 

@@ -360,6 +360,26 @@ async def test_a_call_the_answer_describes_is_made(
         assert decision == Answered()
 
 
+async def test_a_call_described_after_a_result_is_not_made(
+    hass: HomeAssistant,
+) -> None:
+    """After a tool ran, words that read as a call may quote its result."""
+    chat_log = answered(
+        log_of(hass, DONE), 'It says: call intent__HassTurnOn with {"name": "Lamp"}.'
+    )
+
+    decision = decide(
+        spoke(20),
+        ToolTally(),
+        chat_log,
+        tools=TOOLS,
+        left=3,
+        command=Command("en", check_claims=True),
+    )
+
+    assert decision == Answered()
+
+
 @pytest.mark.parametrize(
     ("values", "left", "told", "expected"),
     [

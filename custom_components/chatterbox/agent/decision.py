@@ -174,8 +174,12 @@ def _described(
     tool's name. The calls run through the turn's guard like any other, so a
     sensitive one still waits for the user's yes, and the model reads their
     results in the next round. None when the answer describes none.
+
+    Only an answer given before any tool ran in the turn: after, the answer
+    may be quoting a result (a web page that reads "call HassTurnOn with …"),
+    and what a tool result says is never to be done.
     """
-    if not left or _DESCRIBED in told:
+    if not left or _DESCRIBED in told or _tools_ran(chat_log):
         return None
     if not (calls := described_calls(_answer(chat_log), tool_resolver(tools), tools)):
         return None
@@ -261,6 +265,16 @@ def _unfinished(chat_log: conversation.ChatLog, tally: ToolTally) -> str:
         # It had what it asked for, and called for it again instead of answering.
         return "empty_response"
     return "out_of_steps"
+
+
+def _tools_ran(chat_log: conversation.ChatLog) -> bool:
+    """Tell whether a tool call has a result in the turn."""
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.ToolResultContent):
+            return True
+        if isinstance(content, conversation.UserContent):
+            break
+    return False
 
 
 def _last_call_failed(chat_log: conversation.ChatLog) -> bool:

@@ -138,6 +138,9 @@ async def loaded_entry(
     assert await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()
     yield config_entry
+    # Adding or changing an agent reloads the entry in a task; a test that ends
+    # on the flow's result must not leave that reload running into teardown.
+    await hass.async_block_till_done()
     if config_entry.state is ConfigEntryState.LOADED:
         diagnostics = await async_get_config_entry_diagnostics(hass, config_entry)
         assert config_entry.data[CONF_URL] in json.dumps(diagnostics)

@@ -556,7 +556,7 @@ async def test_a_question_the_model_leaves_unanswered_gets_the_state(
     result = await say(hass, "Is the front door locked?")
 
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
-    assert speech(result) == "Here is what I see now: Front door: locked."
+    assert speech(result) == "Here is what I see now: Front door: Locked."
     assert traced("chatterbox_states_answer") == [{"entities": ["lock.front_door"]}]
 
 

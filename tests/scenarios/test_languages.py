@@ -121,3 +121,20 @@ async def test_a_link_in_a_german_answer_is_said_in_german(
     assert result.response.speech["plain"]["speech"] == (
         "Das Rezept steht unter ein Link."
     )
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_state_read_out_uses_home_assistants_words_for_the_language(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks in German whether the door is locked; the model says nothing.
+
+    The agent reads the state out with Home Assistant's German word for it.
+    """
+    llm_server.reply(Text(""))
+
+    result = await say(hass, "Ist Front door verriegelt?", language="de")
+
+    assert result.response.speech["plain"]["speech"] == (
+        "Das sehe ich gerade: Front door: Verriegelt."
+    )

@@ -22,7 +22,7 @@ from ..const import (
     DEFAULT_MAX_ITERATIONS,
     SUBENTRY_CONVERSATION,
 )
-from ..context.in_view import said_states
+from ..context.in_view import async_said_states
 from ..context.mentions import turn_mentions
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
@@ -128,7 +128,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                     chat_log,
                     language,
                     "states_now",
-                    states=said_states(agent.hass, entity_ids),
+                    states=await async_said_states(agent.hass, entity_ids, language),
                 )
             case NothingDone():
                 # The model's claim stays in the history; the last words say

@@ -6,7 +6,7 @@ with the request, so that "is the front door locked?" needs no tool call, and
 an answer can only invent a figure by contradicting the one in front of it.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
@@ -15,6 +15,7 @@ from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
     entity_registry as er,
+    translation,
 )
 
 from ..prompts import STATES_HEADING, STATES_NOTE
@@ -22,20 +23,22 @@ from .mentions import Mentions, area_of
 from .summary import as_record
 
 # The attributes that say more than the state, by domain: what a person asks
-# about a thermostat, a dimmed light, a half-open blind or a fan.
-_ATTRIBUTES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+# about a thermostat, a dimmed light, a half-open blind or a fan. Each with the
+# English label the model reads (none: the value says it) and its unit.
+_ATTRIBUTES: Final[dict[str, tuple[tuple[str, str, str], ...]]] = {
     "climate": (
-        ("current_temperature", "current temperature {}"),
-        ("temperature", "set to {}"),
-        ("hvac_action", "{}"),
+        ("current_temperature", "current temperature", ""),
+        ("temperature", "set to", ""),
+        ("hvac_action", "", ""),
     ),
     "water_heater": (
-        ("current_temperature", "current temperature {}"),
-        ("temperature", "set to {}"),
+        ("current_temperature", "current temperature", ""),
+        ("temperature", "set to", ""),
     ),
-    "cover": (("current_position", "position {} %"),),
-    "valve": (("current_position", "position {} %"),),
-    "fan": (("percentage", "speed {} %"),),
+    "cover": (("current_position", "position", " %"),),
+    "valve": (("current_position", "position", " %"),),
+    "fan": (("percentage", "speed", " %"),),
+    "light": (("brightness", "brightness", " %"),),
 }
 # The longest state or attribute value shown: a sensor may hold a page of text.
 _MAX_VALUE_CHARS: Final = 80
@@ -53,14 +56,30 @@ def states_note(hass: HomeAssistant, mentions: Mentions) -> str | None:
     return as_record(STATES_HEADING, "\n".join(lines), STATES_NOTE)
 
 
-def said_states(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
-    """Say entities' states to the user, briefly: "Bedroom light: off"."""
-    said = []
-    for entity_id in entity_ids:
-        if (state := hass.states.get(entity_id)) is None:
-            continue
-        said.append(f"{_short(state.name)}: {', '.join(_values(state))}")
-    return "; ".join(said)
+async def async_said_states(
+    hass: HomeAssistant, entity_ids: Sequence[str], language: str
+) -> str:
+    """Say entities' states to the user in their language: "Schlafzimmer: Aus".
+
+    The words are Home Assistant's own for each state and attribute, as its
+    dashboards show them; a word without a translation stays as it is.
+    """
+    states = [
+        state
+        for entity_id in entity_ids
+        if (state := hass.states.get(entity_id)) is not None
+    ]
+    registry = er.async_get(hass)
+    entries = {state.entity_id: registry.async_get(state.entity_id) for state in states}
+    platforms = {entry.platform for entry in entries.values() if entry is not None}
+    words = await translation.async_get_translations(
+        hass, language, "entity_component", {state.domain for state in states}
+    ) | await translation.async_get_translations(hass, language, "entity", platforms)
+    return "; ".join(
+        f"{_short(state.name)}: "
+        + ", ".join(_values(state, _finder(words, state, entries[state.entity_id])))
+        for state in states
+    )
 
 
 def describe_state(hass: HomeAssistant, state: State) -> str:
@@ -71,27 +90,61 @@ def describe_state(hass: HomeAssistant, state: State) -> str:
     return f"{_short(state.name)} ({kind}): {', '.join(_values(state))}"
 
 
-def _values(state: State) -> list[str]:
+# Finds the word for a path under an entity's translations ("state.on"), or
+# gives back the English it was handed.
+type _Word = Callable[[str, str], str]
+
+
+def _as_is(_path: str, english: str) -> str:
+    """Keep the English word: the model reads English best."""
+    return english
+
+
+def _finder(
+    words: dict[str, str], state: State, entry: er.RegistryEntry | None
+) -> _Word:
+    """Return the word finder for one entity, as Home Assistant looks words up.
+
+    Its integration's words for its translation key first, then its domain's
+    for its device class, then its domain's for any entity.
+    """
+    component = f"component.{state.domain}.entity_component"
+    places = [f"{component}._"]
+    if isinstance(device_class := state.attributes.get("device_class"), str):
+        places.insert(0, f"{component}.{device_class}")
+    if entry is not None and entry.translation_key:
+        places.insert(
+            0,
+            f"component.{entry.platform}.entity.{state.domain}.{entry.translation_key}",
+        )
+
+    def word(path: str, english: str) -> str:
+        found = (words.get(f"{place}.{path}") for place in places)
+        return next((text for text in found if text), english)
+
+    return word
+
+
+def _values(state: State, word: _Word = _as_is) -> list[str]:
     """Return the state with its unit, then what its attributes add."""
     value = _short(state.state)
+    value = word(f"state.{value}", value)
     if unit := state.attributes.get(ATTR_UNIT_OF_MEASUREMENT):
         value = f"{value} {unit}"
-    return [value, *_details(state)]
-
-
-def _details(state: State) -> Sequence[str]:
-    """Return what the state's attributes add, for its domain."""
-    attributes = state.attributes
-    details = [
-        template.format(_short(attributes[name]))
-        for name, template in _ATTRIBUTES.get(state.domain, ())
-        if attributes.get(name) is not None
-    ]
-    brightness = attributes.get("brightness")
-    if state.domain == "light" and isinstance(brightness, int):
-        # 0 to 255 in Home Assistant; people say percent.
-        details.append(f"brightness {round(brightness * 100 / 255)} %")
-    return details
+    details = []
+    for name, label, unit in _ATTRIBUTES.get(state.domain, ()):
+        if (raw := state.attributes.get(name)) is None:
+            continue
+        if name == "brightness":
+            if not isinstance(raw, int):
+                continue
+            # 0 to 255 in Home Assistant; people say percent.
+            raw = round(raw * 100 / 255)
+        said = word(f"state_attributes.{name}.state.{raw}", _short(raw))
+        if label:
+            said = f"{word(f'state_attributes.{name}.name', label)} {said}"
+        details.append(said + unit)
+    return [value, *details]
 
 
 def _area_name(hass: HomeAssistant, entity_id: str) -> str | None:

@@ -16,10 +16,9 @@ from typing import Final
 
 from .phrases import base_language
 
-LINK_WORDS: Final = "a link"
 # What a dropped URL is said as, by language; English in any other.
-_LINK_WORDS: Final = {
-    "en": LINK_WORDS,
+LINK_WORDS: Final = {
+    "en": "a link",
     "de": "ein Link",
     "fr": "un lien",
     "nl": "een link",
@@ -113,7 +112,7 @@ class SpeechFilter:
 
     def __init__(self, language: str = "en") -> None:
         """Start at the beginning of an answer, spoken in a language."""
-        self._link_words = _LINK_WORDS.get(base_language(language), LINK_WORDS)
+        self._link_words = LINK_WORDS.get(base_language(language), LINK_WORDS["en"])
         self._buffer = ""
         self._out: list[str] = []
         self._line_start = True

@@ -18,7 +18,12 @@ import yaml
 
 from homeassistant.const import __version__ as ha_version
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import translation
 from homeassistant.loader import Manifest, async_get_custom_components
+
+from custom_components.chatterbox import speech
+from custom_components.chatterbox.const import DOMAIN
+from custom_components.chatterbox.tools import answers, wording
 
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "custom_components" / "chatterbox"
@@ -169,26 +174,61 @@ def _placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-SPOKEN_LANGUAGES = ("de", "fr", "nl", "es", "it", "pl", "pt", "sv", "da")
+# Every language Chatterbox speaks has a translations file beside English's.
+SPOKEN_LANGUAGES = sorted(
+    path.stem for path in (PACKAGE / "translations").glob("*.json") if path.stem != "en"
+)
+
+
+def test_chatterbox_speaks_the_ten_languages_it_promises() -> None:
+    """The README's list: the files are there, and nothing is half-added."""
+    assert SPOKEN_LANGUAGES == ["da", "de", "es", "fr", "it", "nl", "pl", "pt", "sv"]
 
 
 @pytest.mark.parametrize("language", SPOKEN_LANGUAGES)
-def test_every_language_has_every_sentence_the_user_hears(language: str) -> None:
-    """Each language has all of en.json's exceptions, with the same placeholders.
+def test_every_language_has_every_string(language: str) -> None:
+    """Each language has every key of en.json, with the same placeholders.
 
-    Its other strings (the settings screens) are English's keys with English's
-    placeholders; a key it lacks shows in English.
+    The settings screens are translated too, not only what the user hears.
     """
     english = _leaves(TRANSLATIONS)
     path = PACKAGE / "translations" / f"{language}.json"
     theirs = _leaves(json.loads(path.read_text()))
-    spoken = {key for key in english if key.startswith("exceptions.")}
 
-    assert spoken <= theirs.keys()
-    assert theirs.keys() <= english.keys()
+    assert theirs.keys() == english.keys()
     for key, text in theirs.items():
         assert _placeholders(text) == _placeholders(english[key]), key
         assert text.strip(), key
+
+
+@pytest.mark.parametrize("language", SPOKEN_LANGUAGES)
+async def test_home_assistant_shows_the_settings_in_the_users_language(
+    hass: HomeAssistant, language: str
+) -> None:
+    """The agent's settings screen loads through Home Assistant in the language."""
+    key = "config_subentries.conversation.step.init.data.confirm_sensitive"
+    theirs = _leaves(
+        json.loads((PACKAGE / "translations" / f"{language}.json").read_text())
+    )
+
+    shown = await translation.async_get_translations(
+        hass, language, "config_subentries", [DOMAIN]
+    )
+
+    assert shown[f"component.{DOMAIN}.{key}"] == theirs[key]
+    assert theirs[key] != _leaves(TRANSLATIONS)[key]
+
+
+def test_every_language_has_its_own_words_where_chatterbox_keeps_them() -> None:
+    """A language with translations has its confirmation, yes/no and link words.
+
+    These live in code, not in translations: a new language needs all three.
+    """
+    languages = {"en", *SPOKEN_LANGUAGES}
+
+    assert set(wording.WORDS) == languages
+    assert set(answers.WORDS) == languages
+    assert set(speech.LINK_WORDS) == languages
 
 
 def test_icons_json_is_valid() -> None:

@@ -39,6 +39,7 @@ from .const import (
     CONF_CHECK_CLAIMS,
     CONF_CONFIRM,
     CONF_CONTEXT_WINDOW,
+    CONF_DEVICE_LIST_SHARE,
     CONF_EVERY_PART,
     CONF_EXTRA_BODY,
     CONF_KEEP_ALIVE,
@@ -95,6 +96,7 @@ ADVANCED_OPTIONS = (
     CONF_MAX_TOKENS,
     CONF_CONTEXT_WINDOW,
     CONF_MAX_HISTORY_TOKENS,
+    CONF_DEVICE_LIST_SHARE,
     CONF_MEMORY_HOURS,
     CONF_TOOL_MODE,
     CONF_KEEP_ALIVE,
@@ -289,6 +291,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                         ),
                         probatio.Optional(CONF_MAX_HISTORY_TOKENS): _whole_number(
                             MIN_HISTORY_TOKENS
+                        ),
+                        probatio.Optional(CONF_DEVICE_LIST_SHARE): _whole_number(
+                            1, 100, "%"
                         ),
                         probatio.Optional(CONF_MEMORY_HOURS): _whole_number(
                             1, MAX_MEMORY_HOURS, "h"

@@ -28,6 +28,7 @@ UNATTENDED_REFUSE: Final = "refuse"
 UNATTENDED_ALLOW: Final = "allow"
 CONF_SENSITIVE_KINDS: Final = "sensitive_kinds"
 CONF_STATES_IN_VIEW: Final = "states_in_view"
+CONF_DEVICE_LIST_SHARE: Final = "device_list_share"
 CONF_ANSWER_QUESTIONS: Final = "answer_questions"
 CONF_ANSWER_NOT_FOUND: Final = "answer_not_found"
 CONF_CHECK_CLAIMS: Final = "check_claims"
@@ -53,6 +54,9 @@ DEFAULT_AGENT_NAME: Final = "Chatterbox"
 DEFAULT_AI_TASK_NAME: Final = "Chatterbox AI Task"
 DEFAULT_MAX_ITERATIONS: Final = 10
 DEFAULT_CONTEXT_WINDOW: Final = 8192
+# The most of the context window, in percent, that the list of exposed
+# devices may take before an overview replaces it.
+DEFAULT_DEVICE_LIST_SHARE: Final = 25
 MIN_CONTEXT_WINDOW: Final = 1024
 MIN_HISTORY_TOKENS: Final = 256
 # Tokens kept free for the answer when max_tokens is not set.

@@ -74,7 +74,13 @@ async def test_a_question_about_a_lock_carries_its_state(
     assert question.startswith("Is the front door locked?\n\n")
     assert "- Front door (lock): locked" in question
     assert traced("chatterbox_states_in_view") == [
-        {"entities": ["lock.front_door"], "areas": []}
+        {
+            "entities": ["lock.front_door"],
+            "areas": [],
+            "named": ["lock.front_door"],
+            "in_areas": [],
+            "with_states": True,
+        }
     ]
 
     llm_server.reply(Text("You're welcome."))

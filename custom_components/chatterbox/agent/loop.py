@@ -24,6 +24,8 @@ from ..const import (
 )
 from ..context.in_view import async_said_states
 from ..context.mentions import turn_mentions
+from ..context.overview import Overview
+from ..llm import FIND_DEVICES
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
 from ..tools.command import Command, command_for
@@ -47,7 +49,7 @@ from .decision import (
     decide,
 )
 from .observe import observe_round
-from .request import async_build_request, note_states
+from .request import async_build_request, home_overview, note_states
 from .response import read_response, text_call_parser
 from .transport import async_send, async_stream_into_log
 from .turn import Turn, keep_recent, read_images
@@ -85,10 +87,15 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         if agent.subentry.subentry_type == SUBENTRY_CONVERSATION and structure is None
         else None
     )
-    with guard_tools(chat_log, confirmation, asked) as guard:
+    # A home too large to list gets an overview, and the tool to find the rest.
+    overview = home_overview(agent, chat_log)
+    hidden = frozenset() if overview is not None else frozenset({FIND_DEVICES})
+    with guard_tools(chat_log, confirmation, asked, hidden=hidden) as guard:
         # The calls a yes answered run first, through the guard.
         await async_make_calls(chat_log, agent.entity_id, confirmed_calls(confirmation))
-        note_states(agent, chat_log, mentions, question=bool(asked))
+        note_states(
+            agent, chat_log, mentions, question=bool(asked), listed=overview is None
+        )
         turn = await _async_start(
             agent,
             chat_log,
@@ -97,6 +104,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
             recalled=recalled,
             structure=structure,
             language=language,
+            overview=overview,
         )
         decision = await _async_rounds(agent, chat_log, turn, guard, usage)
         # RESPONSE_COMPOSITION
@@ -242,6 +250,7 @@ async def _async_start(  # noqa: PLR0913  # keyword-only, each a separate input
     recalled: str | None,
     structure: dict[str, Any] | None,
     language: str,
+    overview: Overview | None,
 ) -> Turn:
     """Settle what every request of the turn shares."""
     options = agent.subentry.data
@@ -260,4 +269,5 @@ async def _async_start(  # noqa: PLR0913  # keyword-only, each a separate input
         images=await _async_read_images(agent, chat_log),
         command=command,
         language=language,
+        overview=overview,
     )

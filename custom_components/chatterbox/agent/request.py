@@ -18,6 +18,7 @@ from homeassistant.const import CONF_MODEL
 
 from ..const import (
     CONF_CONTEXT_WINDOW,
+    CONF_DEVICE_LIST_SHARE,
     CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_TOKENS,
@@ -27,6 +28,7 @@ from ..const import (
     CONF_TOP_P,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
+    DEFAULT_DEVICE_LIST_SHARE,
     LOGGER,
     TOOL_MODE_AUTO,
     TOOL_MODE_TEXT,
@@ -35,6 +37,7 @@ from ..const import (
 from ..context.fit import Compaction, fit
 from ..context.in_view import states_note
 from ..context.mentions import Mentions
+from ..context.overview import Overview, overview_for
 from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
@@ -74,13 +77,7 @@ async def async_build_request(
         request["tools"] = tools
         if not left:
             request["tool_choice"] = "none"
-    messages = _capped(content_to_messages(chat_log.content, turn.images), turn)
-    if notes := agent.conversations.states.get(chat_log.conversation_id):
-        _add_states(messages, notes)
-    if turn.recalled:
-        # Before fitting, so the budget counts it; it stays for the whole
-        # conversation, so the prompt prefix stays stable for the cache.
-        add_to_system_prompt(messages, turn.recalled)
+    messages = _conversation(agent, chat_log, turn)
     # Tools in the prompt cost about what they cost in the request.
     messages = await _async_fit(agent, chat_log.conversation_id, messages, tools)
     # Notes that are the same in every request of a conversation come first,
@@ -104,26 +101,44 @@ async def async_build_request(
     return request
 
 
+def _conversation(
+    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, turn: Turn
+) -> list[ChatCompletionMessageParam]:
+    """Return the conversation as the model reads it, before it is fitted."""
+    messages = _capped(content_to_messages(chat_log.content, turn.images), turn)
+    if turn.overview is not None:
+        # The same bytes in every request: the prompt cache holds.
+        messages[0] = {"role": "system", "content": turn.overview.system}
+    if notes := agent.conversations.states.get(chat_log.conversation_id):
+        _add_states(messages, notes)
+    if turn.recalled:
+        # Before fitting, so the budget counts it; it stays for the whole
+        # conversation, so the prompt prefix stays stable for the cache.
+        add_to_system_prompt(messages, turn.recalled)
+    return messages
+
+
 def note_states(
     agent: ChatterboxLLMEntity,
     chat_log: conversation.ChatLog,
     mentions: Mentions,
     *,
     question: bool,
+    listed: bool = True,
 ) -> None:
-    """Put the states of what a question names after it, from now on.
+    """Put what the request names after it, from now on.
 
-    Only after a question: given a command, small models copy the current
-    values (a brightness, a set-point) into their calls in place of the ones
-    asked for.
+    After a question, with their states. Not after a command: given one, small
+    models copy the current values (a brightness, a set-point) into their
+    calls in place of the ones asked for. But in a home too large to list
+    (listed is False), a command's devices come with their names only, since
+    the prompt no longer has them.
     """
-    if (
-        not question
-        or not mentions
-        or not agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
-    ):
+    with_states = question and agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
+    if not mentions or not (with_states or not listed):
         return
-    if (note := states_note(agent.hass, mentions)) is None:
+    note = states_note(agent.hass, mentions, with_states=with_states)
+    if note is None:
         return
     said = [c for c in chat_log.content if isinstance(c, conversation.UserContent)]
     notes = agent.conversations.states.get(chat_log.conversation_id, {})
@@ -134,6 +149,10 @@ def note_states(
             "chatterbox_states_in_view": {
                 "entities": list(mentions.entities),
                 "areas": list(mentions.areas),
+                # Why each came: named itself, or in an area that was named.
+                "named": list(mentions.named),
+                "in_areas": list(mentions.in_areas),
+                "with_states": with_states,
             }
         }
     )
@@ -269,6 +288,44 @@ def _capped(
     return capped
 
 
+def home_overview(
+    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog
+) -> Overview | None:
+    """Return the prompt with the home's overview, when its device list is too long.
+
+    Decided from the list and the window alone, so every turn of a
+    conversation decides the same and sends the same system prompt.
+    """
+    system = chat_log.content[0] if chat_log.content else None
+    if not isinstance(system, conversation.SystemContent):
+        return None
+    share = agent.subentry.data.get(CONF_DEVICE_LIST_SHARE) or DEFAULT_DEVICE_LIST_SHARE
+    overview = overview_for(
+        agent.hass, system.content, window=context_window(agent), share=int(share)
+    )
+    if overview is not None:
+        chat_log.async_trace(
+            {
+                "chatterbox_home_overview": {
+                    "entities": overview.entities,
+                    "tokens": overview.tokens,
+                    "limit": overview.limit,
+                }
+            }
+        )
+    return overview
+
+
+def context_window(agent: ChatterboxLLMEntity) -> int:
+    """Return the agent's context window: its setting, the server's, or 8192."""
+    options = agent.subentry.data
+    return int(
+        options.get(CONF_CONTEXT_WINDOW)
+        or agent.entry.runtime_data.context_windows.get(options[CONF_MODEL])
+        or DEFAULT_CONTEXT_WINDOW
+    )
+
+
 async def _async_fit(
     agent: ChatterboxLLMEntity,
     conversation_id: str,
@@ -281,11 +338,7 @@ async def _async_fit(
     the server's prompt cache between blocks; the chat log keeps everything.
     """
     options = agent.subentry.data
-    window = int(
-        options.get(CONF_CONTEXT_WINDOW)
-        or agent.entry.runtime_data.context_windows.get(options[CONF_MODEL])
-        or DEFAULT_CONTEXT_WINDOW
-    )
+    window = context_window(agent)
     reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
     budget = int((window - reserve) * BUDGET_MARGIN)
     if share := options.get(CONF_MAX_HISTORY_TOKENS):

@@ -12,6 +12,7 @@ from homeassistant.core import callback
 
 from ..const import MAX_TRACKED_CONVERSATIONS
 from ..context.fit import Compaction
+from ..context.overview import Overview
 from ..tools.command import Command
 from ..tools.confirm import Question
 from ..wire.messages import image_data_url
@@ -40,6 +41,9 @@ class Turn:
     """The change the turn asks for, which its answer is checked against."""
     language: str = "en"
     """The conversation's language: what the agent says itself is in it."""
+    overview: Overview | None = None
+    """The system prompt with the home's overview, when its device list is
+    too long for the context window."""
 
     @property
     def parameters(self) -> dict[str, frozenset[str]]:

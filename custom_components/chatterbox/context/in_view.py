@@ -18,7 +18,7 @@ from homeassistant.helpers import (
     translation,
 )
 
-from ..prompts import STATES_HEADING, STATES_NOTE
+from ..prompts import DEVICES_HEADING, DEVICES_NOTE, STATES_HEADING, STATES_NOTE
 from .mentions import Mentions, area_of
 from .summary import as_record
 
@@ -44,16 +44,20 @@ _ATTRIBUTES: Final[dict[str, tuple[tuple[str, str, str], ...]]] = {
 _MAX_VALUE_CHARS: Final = 80
 
 
-def states_note(hass: HomeAssistant, mentions: Mentions) -> str | None:
-    """Return the note with the states of what the request names, if any."""
+def states_note(
+    hass: HomeAssistant, mentions: Mentions, *, with_states: bool = True
+) -> str | None:
+    """Return the note with what the request names, if any: states, or names."""
     lines = [
-        f"- {describe_state(hass, state)}"
+        f"- {describe_state(hass, state, with_state=with_states)}"
         for entity_id in mentions.entities
         if (state := hass.states.get(entity_id)) is not None
     ]
     if not lines:
         return None
-    return as_record(STATES_HEADING, "\n".join(lines), STATES_NOTE)
+    if with_states:
+        return as_record(STATES_HEADING, "\n".join(lines), STATES_NOTE)
+    return as_record(DEVICES_HEADING, "\n".join(lines), DEVICES_NOTE)
 
 
 async def async_said_states(
@@ -82,11 +86,15 @@ async def async_said_states(
     )
 
 
-def describe_state(hass: HomeAssistant, state: State) -> str:
+def describe_state(
+    hass: HomeAssistant, state: State, *, with_state: bool = True
+) -> str:
     """Say one entity's state: "Front door (lock in Hallway): locked"."""
     kind = state.domain
     if (area := _area_name(hass, state.entity_id)) is not None:
         kind = f"{kind} in {_short(area)}"
+    if not with_state:
+        return f"{_short(state.name)} ({kind})"
     return f"{_short(state.name)} ({kind}): {', '.join(_values(state))}"
 
 

@@ -89,17 +89,17 @@ def turn_mentions(hass: HomeAssistant, chat_log: conversation.ChatLog) -> Mentio
 
 def find_mentions(hass: HomeAssistant, sentence: str) -> Mentions:
     """Return the exposed entities, and the areas, that a sentence names."""
-    words = _Sentence(_words(sentence[:MAX_SENTENCE_CHARS]))
+    words = Sentence(words_in(sentence[:MAX_SENTENCE_CHARS]))
     if not words.words:
         return Mentions()
     areas = ar.async_get(hass)
     named_areas = [
         area.id
         for area in areas.async_list_areas()
-        if _names_any(words, (area.name, *area.aliases))
+        if names_any(words, (area.name, *area.aliases))
     ]
     for floor in fr.async_get(hass).async_list_floors():
-        if _names_any(words, (floor.name, *floor.aliases)):
+        if names_any(words, (floor.name, *floor.aliases)):
             named_areas += [
                 area.id
                 for area in areas.async_list_areas()
@@ -185,7 +185,7 @@ class _NameIndex:
             entry = entities.async_get(entity_id)
             aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
             for name in (state.name, *aliases):
-                if words := _words(name):
+                if words := words_in(name):
                     key = words[0][:_STEM]
                     names.by_start.setdefault(key, []).append((entity_id, words))
             if (area := area_of(entry, devices)) is not None:
@@ -217,7 +217,7 @@ def area_of(entry: er.RegistryEntry | None, devices: dr.DeviceRegistry) -> str |
     return None
 
 
-class _Sentence:
+class Sentence:
     """The words of a sentence, and the starts of its words for a quick check."""
 
     def __init__(self, words: tuple[str, ...]) -> None:
@@ -234,19 +234,19 @@ class _Sentence:
             return False
         first = name[0]
         for start in range(len(words) - len(name) + 1):
-            if _same_word(words[start], first) and all(
-                _same_word(words[start + i], part) for i, part in enumerate(name[1:], 1)
+            if same_word(words[start], first) and all(
+                same_word(words[start + i], part) for i, part in enumerate(name[1:], 1)
             ):
                 return True
         return False
 
 
-def _names_any(sentence: _Sentence, names: Iterable[str]) -> bool:
+def names_any(sentence: Sentence, names: Iterable[str]) -> bool:
     """Tell whether the sentence names any of the names."""
-    return any(sentence.names(_words(name)) for name in names if name)
+    return any(sentence.names(words_in(name)) for name in names if name)
 
 
-def _same_word(said: str, name: str) -> bool:
+def same_word(said: str, name: str) -> bool:
     """Tell whether a word said is a word of a name, or the same word inflected."""
     if said == name:
         return True
@@ -258,6 +258,6 @@ def _same_word(said: str, name: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _words(text: str) -> tuple[str, ...]:
+def words_in(text: str) -> tuple[str, ...]:
     """Split text into its words, folded for comparison."""
     return tuple(_WORD.findall(text.casefold().replace("_", " ")))

@@ -87,13 +87,17 @@ class ToolGuard(llm.APIInstance):
         inner: llm.APIInstance,
         confirmation: Confirmation | None,
         question: StateQuestion | None = None,
+        hidden: frozenset[str] = frozenset(),
     ) -> None:
-        """Wrap the API instance the chat log was given for this turn."""
+        """Wrap the API instance the chat log was given for this turn.
+
+        The hidden tools are neither offered nor run in this turn.
+        """
         super().__init__(
             api=inner.api,
             api_prompt=inner.api_prompt,
             llm_context=inner.llm_context,
-            tools=inner.tools,
+            tools=[tool for tool in inner.tools if tool.name not in hidden],
             custom_serializer=inner.custom_serializer,
         )
         self.inner = inner
@@ -289,6 +293,8 @@ def guard_tools(
     chat_log: conversation.ChatLog,
     confirmation: Confirmation | None,
     question: StateQuestion | None = None,
+    *,
+    hidden: frozenset[str] = frozenset(),
 ) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
@@ -298,7 +304,7 @@ def guard_tools(
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation, question)
+    guard = ToolGuard(inner, confirmation, question, hidden)
     chat_log.llm_api = guard
     try:
         yield guard

@@ -1,0 +1,178 @@
+"""A large home's device list, folded into an overview that fits.
+
+Home Assistant's Assist API lists every exposed entity in the system prompt
+("Static Context": a YAML list of names, domains and areas). In a home of a
+thousand devices that list alone is bigger than a small model's context
+window. When it would take more than a share of the window, it is replaced by
+an overview: the home's floors and areas, and in each area how many devices
+of each kind it has. The devices a request names come with the request
+(in_view.py), and the model can look for others (chatterbox__find_devices).
+
+The overview depends on the list only, so it is the same bytes on every turn
+of a conversation, and the server's prompt cache holds. The list is read line
+by line, once per change of the home: linear in its length.
+"""
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, floor_registry as fr
+
+# How Home Assistant's Assist API starts the list, in every version we support.
+STATIC_HEADING: Final = (
+    "Static Context: An overview of the areas and the devices in this smart home:"
+)
+# Characters per token for the decision. Fixed, not the calibrated estimate:
+# a decision that moved with each server report would change the system
+# prompt in the middle of a conversation. Names are dense in tokens, so this
+# is on the safe side of the usual four.
+CHARS_PER_TOKEN: Final = 3.5
+# The overview's own heading, and what it tells the model to do.
+OVERVIEW_HEADING: Final = (
+    "Static Context: This smart home has too many devices to list here. Its "
+    "areas, with how many devices of each kind each one has:"
+)
+OVERVIEW_NOTE: Final = (
+    "The devices a request names are listed after it. To find any other "
+    "device, call chatterbox__find_devices."
+)
+NO_AREA: Final = "(no area)"
+
+
+@dataclass(frozen=True, slots=True)
+class StaticList:
+    """Where the device list stands in a system prompt."""
+
+    start: int
+    """Where its heading starts."""
+    end: int
+    """Where the text after it starts."""
+    entities: int
+    """How many devices it lists."""
+
+    @property
+    def tokens(self) -> int:
+        """Return about how many tokens the list takes."""
+        return round((self.end - self.start) / CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """A system prompt whose device list was too long, with the overview instead."""
+
+    system: str
+    entities: int
+    """How many devices the list had."""
+    tokens: int
+    """About how many tokens the list took."""
+    limit: int
+    """The most tokens it could take: the share of the window."""
+
+
+def overview_for(
+    hass: HomeAssistant, system: str, *, window: int, share: int
+) -> Overview | None:
+    """Return the system prompt with an overview, if its list is over the share.
+
+    A home whose list fits keeps it as Home Assistant wrote it.
+    """
+    found = find_static_list(system)
+    limit = window * share // 100
+    if found is None or found.tokens <= limit:
+        return None
+    floors = tuple(sorted(_floors(hass).items()))
+    text = _overview(system[found.start : found.end], floors)
+    return Overview(
+        system[: found.start] + text + system[found.end :],
+        found.entities,
+        found.tokens,
+        limit,
+    )
+
+
+def find_static_list(system: str) -> StaticList | None:
+    """Return where the Assist API's device list is, if the prompt has one."""
+    start = system.find(STATIC_HEADING)
+    if start < 0:
+        return None
+    end = system.find("\n", start)
+    entities = 0
+    while end >= 0 and system.startswith(("\n- ", "\n  "), end):
+        entities += system.startswith("\n- ", end)
+        end = system.find("\n", end + 1)
+    return StaticList(start, len(system) if end < 0 else end, entities)
+
+
+def count_devices(listing: str) -> dict[str, Counter[str]]:
+    """Count the devices of each domain in each area of a device list.
+
+    Home Assistant writes each device as "- names: …", then "  domain: …" and,
+    when it has one, "  areas: Kitchen, alias…" (the area's name first).
+    """
+    counts: dict[str, Counter[str]] = {}
+    domain: str | None = None
+    area = NO_AREA
+    # One more item at the end counts the last device.
+    for line in [*listing.splitlines(), "- "]:
+        if line.startswith("- "):
+            if domain is not None:
+                counts.setdefault(area, Counter())[domain] += 1
+            domain, area = None, NO_AREA
+        field = f"  {line[2:]}" if line.startswith("- ") else line
+        if field.startswith("  domain: "):
+            domain = _scalar(field[len("  domain: ") :])
+        elif field.startswith("  areas: "):
+            area = _scalar(field[len("  areas: ") :]).split(", ")[0] or NO_AREA
+    return counts
+
+
+def write_overview(
+    counts: Mapping[str, Counter[str]], floors: Mapping[str, str]
+) -> str:
+    """Write the overview: by floor, then area, each with its devices' kinds.
+
+    floors maps an area's name to its floor's name. The order is fixed (by
+    name), so the same home gives the same bytes.
+    """
+    lines = [OVERVIEW_HEADING]
+    by_floor: dict[str, list[str]] = {}
+    for area in sorted(counts, key=lambda name: (name == NO_AREA, name.casefold())):
+        kinds = ", ".join(
+            f"{count} {domain}" for domain, count in sorted(counts[area].items())
+        )
+        by_floor.setdefault(floors.get(area, ""), []).append(f"{area} ({kinds})")
+    for floor in sorted(by_floor, key=lambda name: (not name, name.casefold())):
+        areas = "; ".join(by_floor[floor])
+        lines.append(f"- {floor}: {areas}" if floor else f"- {areas}")
+    lines.append(OVERVIEW_NOTE)
+    return "\n".join(lines)
+
+
+@lru_cache(maxsize=8)
+def _overview(listing: str, floors: tuple[tuple[str, str], ...]) -> str:
+    """Return the overview of a list, once per list: the home rarely changes."""
+    return write_overview(count_devices(listing), dict(floors))
+
+
+def _floors(hass: HomeAssistant) -> dict[str, str]:
+    """Return each area's floor, by the area's name."""
+    floors = fr.async_get(hass)
+    return {
+        area.name: floor.name
+        for area in ar.async_get(hass).async_list_areas()
+        if area.floor_id and (floor := floors.async_get_floor(area.floor_id))
+    }
+
+
+def _scalar(value: str) -> str:
+    """Return a YAML scalar as written on one line, without its quotes."""
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == "'":  # noqa: PLR2004
+        return value[1:-1].replace("''", "'")
+    if len(value) >= 2 and value[0] == value[-1] == '"':  # noqa: PLR2004
+        return value[1:-1].replace('\\"', '"')
+    return value

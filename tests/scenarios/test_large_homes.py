@@ -1,0 +1,291 @@
+"""A home of a thousand devices, on a model with an 8k context window."""
+
+import json
+from typing import Any
+
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation.trace import async_get_traces
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import (
+    area_registry as ar,
+    entity_registry as er,
+    floor_registry as fr,
+    llm,
+)
+from pytest_homeassistant_custom_component.common import async_mock_service
+
+from custom_components.chatterbox.const import CONF_CONTEXT_WINDOW, CONF_MAX_ITERATIONS
+from tests.helpers.common import MODELS, ask, tool_result
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
+
+WINDOW = 8192
+ROOMS = (
+    "Kitchen", "Living room", "Dining room", "Hallway", "Study", "Library",
+    "Workshop", "Garage", "Laundry", "Pantry", "Attic", "Cellar",
+    "Guest room", "Nursery", "Playroom", "Gym", "Sauna", "Porch",
+    "Garden", "Greenhouse",
+)  # fmt: skip
+KINDS = (
+    "Ceiling light", "Wall light", "Floor lamp", "Desk lamp", "Fan",
+    "Ceiling fan", "Outlet", "Heater", "Speaker", "Blind motor",
+)  # fmt: skip
+FIND = "chatterbox__find_devices"
+
+
+@pytest.fixture
+def agent_data() -> dict[str, object]:
+    """Give the agent Assist, and the 8k window a small local model has."""
+    return {
+        CONF_MODEL: MODELS[0],
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_MAX_ITERATIONS: 5,
+        CONF_CONTEXT_WINDOW: WINDOW,
+    }
+
+
+def add_switch(hass: HomeAssistant, key: str, name: str, area_id: str | None) -> str:
+    """Add a switch in an area, exposed to Assist; return its entity id."""
+    entry = er.async_get(hass).async_get_or_create(
+        "switch", "test", key, suggested_object_id=key, original_name=name
+    )
+    er.async_get(hass).async_update_entity(entry.entity_id, area_id=area_id)
+    hass.states.async_set(entry.entity_id, "off", {"friendly_name": name})
+    async_expose_entity(hass, conversation.DOMAIN, entry.entity_id, should_expose=True)
+    return entry.entity_id
+
+
+@pytest.fixture
+async def large_home(ha_core: HomeAssistant) -> dict[str, str]:
+    """Build a thousand switches: five of ten kinds in each of twenty rooms.
+
+    The rooms are on two floors.
+
+    Names overlap as in a real home: every room has its "Ceiling light 1".
+    One device has an alias. Returns a few entity ids by what they are.
+    """
+    hass = ha_core
+    floors = fr.async_get(hass)
+    ground = floors.async_create("Ground floor").floor_id
+    upstairs = floors.async_create("Upstairs").floor_id
+    areas = ar.async_get(hass)
+    for number, room in enumerate(ROOMS):
+        area = areas.async_create(room, floor_id=ground if number % 2 else upstairs)
+        for kind in KINDS:
+            for n in range(1, 6):
+                key = f"{room}_{kind}_{n}".lower().replace(" ", "_")
+                add_switch(hass, key, f"{room} {kind.lower()} {n}", area.id)
+    ids = {
+        "heater": add_switch(hass, "workshop_heater", "Workshop heater", None),
+        "pump": add_switch(hass, "pond_pump", "Pond pump", None),
+    }
+    er.async_get(hass).async_update_entity(ids["pump"], aliases={"Fountain"})
+    await hass.async_block_till_done()
+    return ids
+
+
+def system_prompt(request: dict[str, Any]) -> str:
+    """Return the system prompt of a request."""
+    return str(request["messages"][0]["content"])
+
+
+def last_user_message(request: dict[str, Any]) -> str:
+    """Return what the request's last user message says, note included."""
+    return str([m for m in request["messages"] if m["role"] == "user"][-1]["content"])
+
+
+def tool_names(request: dict[str, Any]) -> list[str]:
+    """Return the names of the tools a request offers."""
+    return [tool["function"]["name"] for tool in request.get("tools", [])]
+
+
+def traced(key: str) -> list[Any]:
+    """Return what the last turn's Assist debug trace holds under key."""
+    trace = async_get_traces()[-1].as_dict()
+    return [
+        event["data"][key] for event in trace["events"] if key in event.get("data", {})
+    ]
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_thousand_devices_fit_and_the_named_one_is_in_view(
+    hass: HomeAssistant, llm_server: LLMServer, large_home: dict[str, str]
+) -> None:
+    """User asks for the workshop heater; the request fits, and names it.
+
+    The prompt has an overview of the home instead of a thousand names; the
+    heater comes after the user's words, without its state; the model calls
+    it by name and it is switched on.
+    """
+    turned_on = async_mock_service(hass, "switch", "turn_on")
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Workshop heater"})]),
+        Text("The workshop heater is on."),
+    )
+
+    result = await ask(hass, "Turn on the workshop heater")
+
+    assert result.response.speech["plain"]["speech"] == "The workshop heater is on."
+    assert [call.data["entity_id"] for call in turned_on] == [[large_home["heater"]]]
+    first = llm_server.chat_requests[0]
+    size = len(json.dumps(first))
+    # Core sends every name: some 15,000 tokens. This fits the window.
+    assert size / 3.5 < WINDOW
+    prompt = system_prompt(first)
+    assert "- names:" not in prompt
+    assert "Upstairs: Attic (50 switch)" in prompt
+    assert "Ground floor: Cellar (50 switch)" in prompt
+    assert "(no area) (2 switch)" in prompt
+    assert "- Workshop heater (switch)" in last_user_message(first)
+    assert FIND in tool_names(first)
+    (overview,) = traced("chatterbox_home_overview")
+    assert overview["entities"] >= 1002
+    assert overview["tokens"] > overview["limit"] == WINDOW // 4
+    (in_view,) = traced("chatterbox_states_in_view")
+    assert in_view["named"] == [large_home["heater"]]
+    assert in_view["with_states"] is False
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_an_area_and_a_kind_bring_that_rooms_devices_into_view(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the ceiling lights in the library: the library's devices come."""
+    llm_server.reply(Text("Which ones?"))
+
+    await ask(hass, "Turn off the ceiling lights in the library")
+
+    said = last_user_message(llm_server.chat_requests[0])
+    assert "- Library ceiling light 1 (switch in Library)" in said
+    assert "Kitchen" not in said
+    (in_view,) = traced("chatterbox_states_in_view")
+    assert in_view["areas"] == [ar.async_get(hass).async_get_area_by_name("Library").id]
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_an_alias_finds_its_device(
+    hass: HomeAssistant, llm_server: LLMServer, large_home: dict[str, str]
+) -> None:
+    """User says "fountain"; the pond pump, whose alias it is, is in view."""
+    llm_server.reply(Text("Which one?"))
+
+    await ask(hass, "Switch the fountain off")
+
+    assert "- Pond pump (switch)" in last_user_message(llm_server.chat_requests[0])
+    (in_view,) = traced("chatterbox_states_in_view")
+    assert in_view["named"] == [large_home["pump"]]
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_the_system_prompt_is_the_same_bytes_on_every_turn(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Five turns of one conversation: the prompt cache can hold the prefix."""
+    conversation_id = None
+    for said in (
+        "Turn on the attic fan 1",
+        "Is the garage outlet 2 on?",
+        "And the pond pump?",
+        "Thanks",
+        "Turn off the sauna heater 3",
+    ):
+        llm_server.reply(Text("OK."))
+        result = await ask(hass, said, conversation_id)
+        conversation_id = result.conversation_id
+
+    prompts = {system_prompt(request) for request in llm_server.chat_requests}
+    assert len(prompts) == 1
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_the_model_finds_what_the_request_did_not_name(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks which heaters are on; the model searches; the result is bounded."""
+    hass.states.async_set(
+        "switch.study_heater_2", "on", {"friendly_name": "Study heater 2"}
+    )
+    llm_server.reply(
+        ToolCalls([Call(FIND, {"name": "heater", "state": "on"})]),
+        Text("The study heater 2 is on."),
+        ToolCalls([Call(FIND, {"domain": "switches"})]),
+        Text("Many."),
+    )
+
+    result = await ask(hass, "Which heaters are on?")
+
+    found = tool_result(llm_server.chat_requests[1]["messages"][-1]["content"])["data"]
+    assert found == {"devices": ["Study heater 2 (switch in Study): on"]}
+    assert result.response.speech["plain"]["speech"] == "The study heater 2 is on."
+
+    await ask(hass, "How many switches are there?", result.conversation_id)
+
+    found = tool_result(llm_server.chat_requests[3]["messages"][-1]["content"])["data"]
+    assert len(found["devices"]) == 25
+    assert found["more"].startswith("977 more match")
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_a_device_exposed_later_is_found_without_a_reload(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """A new sprinkler is exposed; the next turn names it, and a search finds it."""
+    add_switch(hass, "sprinkler", "Lawn sprinkler", None)
+    llm_server.reply(ToolCalls([Call(FIND, {"name": "sprinkler"})]), Text("It's off."))
+
+    await ask(hass, "Is the lawn sprinkler on?")
+
+    request = llm_server.chat_requests[0]
+    assert "- Lawn sprinkler (switch): off" in last_user_message(request)
+    found = tool_result(llm_server.chat_requests[1]["messages"][-1]["content"])["data"]
+    assert found == {"devices": ["Lawn sprinkler (switch): off"]}
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_small_home_keeps_its_list_and_gets_no_search(
+    hass: HomeAssistant, llm_server: LLMServer, ha_core: HomeAssistant
+) -> None:
+    """Three devices: Home Assistant's list stays, and no search tool is offered."""
+    for key in ("desk", "lamp", "fan"):
+        add_switch(ha_core, key, key.title(), None)
+    llm_server.reply(Text("OK."))
+
+    await ask(hass, "Turn on the desk")
+
+    request = llm_server.last_chat_request
+    assert "- names: Desk" in system_prompt(request)
+    assert FIND not in tool_names(request)
+    assert traced("chatterbox_home_overview") == []
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_search_hidden_in_a_small_home_is_refused(
+    hass: HomeAssistant, llm_server: LLMServer, ha_core: HomeAssistant
+) -> None:
+    """A model that calls the search anyway is told it has no such tool."""
+    add_switch(ha_core, "desk", "Desk", None)
+    llm_server.reply(ToolCalls([Call(FIND, {"name": "desk"})]), Text("OK."))
+
+    await ask(hass, "Find the desk")
+
+    result = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert result["data"]["error"] == "UnknownTool"
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_a_search_needs_something_to_search_for(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """An empty search is an error the model can read, not every device."""
+    llm_server.reply(ToolCalls([Call(FIND, {"name": " "})]), Text("Sorry."))
+
+    await ask(hass, "Find something")
+
+    result = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert result["data"] == {
+        "error": "NothingToFind",
+        "error_text": "Give a name, an area, a domain or a state.",
+    }

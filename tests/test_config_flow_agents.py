@@ -16,6 +16,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
+    CONF_DEVICE_LIST_SHARE,
     CONF_EXTRA_BODY,
     CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
@@ -400,3 +401,31 @@ async def test_grounding_settings_are_on_unless_turned_off(
     )
     advanced_fields = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
     assert not {str(key) for key in advanced_fields} & set(GROUNDING)
+
+
+async def test_the_device_list_share_is_kept_as_a_percentage(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """A big home on a roomy model: the user lets the list take 40 %."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+    share = next(key for key in advanced if key == CONF_DEVICE_LIST_SHARE)
+    assert advanced[share].config == {
+        "min": 1,
+        "max": 100,
+        "step": 1,
+        "mode": "box",
+        "unit_of_measurement": "%",
+    }
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_MAX_ITERATIONS: 10,
+            SECTION_ADVANCED: {CONF_DEVICE_LIST_SHARE: 40},
+        },
+    )
+
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data[CONF_DEVICE_LIST_SHARE] == 40

@@ -1,0 +1,106 @@
+"""The overview that replaces a device list too long for the context window."""
+
+from collections import Counter
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, floor_registry as fr
+
+from custom_components.chatterbox.context.overview import (
+    OVERVIEW_HEADING,
+    OVERVIEW_NOTE,
+    STATIC_HEADING,
+    count_devices,
+    find_static_list,
+    overview_for,
+    write_overview,
+)
+
+LISTING = f"""{STATIC_HEADING}
+- names: Kitchen light
+  domain: light
+  areas: Kitchen, Cookery
+- names: 'Tom''s lamp, a lamp with a name long enough that the dumper wraps it onto
+    the next line'
+  domain: light
+  areas: "Tom's room"
+- names: Outdoor temperature
+  domain: sensor
+- names: Kitchen fan
+  domain: fan
+  areas: Kitchen"""
+PROMPT = f"You are a voice assistant.\n\n{LISTING}\n\nWhen controlling, call tools."
+
+
+def test_the_list_is_found_from_its_heading_to_its_last_item() -> None:
+    """Four devices, and the words after the list are not part of it."""
+    found = find_static_list(PROMPT)
+
+    assert found is not None
+    assert PROMPT[found.start : found.end] == LISTING
+    assert found.entities == 4
+    assert found.tokens == round(len(LISTING) / 3.5)
+
+
+def test_a_list_at_the_very_end_runs_to_the_end() -> None:
+    """Nothing after the list: it ends where the prompt does."""
+    found = find_static_list(f"Intro\n{LISTING}")
+
+    assert found is not None
+    assert found.end == len(f"Intro\n{LISTING}")
+
+
+def test_a_prompt_without_a_list_has_none() -> None:
+    """No Assist API, or a home with nothing exposed."""
+    assert find_static_list("You are a voice assistant.") is None
+
+
+def test_devices_are_counted_by_area_and_domain() -> None:
+    """Quotes are read, an area's aliases are not areas, no area is its own group."""
+    assert count_devices(LISTING) == {
+        "Kitchen": Counter({"light": 1, "fan": 1}),
+        "Tom's room": Counter({"light": 1}),
+        "(no area)": Counter({"sensor": 1}),
+    }
+
+
+def test_the_overview_goes_by_floor_then_area_in_a_fixed_order() -> None:
+    """Floors A-Z, their areas A-Z; areas without a floor, then no area, last."""
+    counts = {
+        "Study": Counter({"light": 2, "cover": 1}),
+        "Attic": Counter({"fan": 1}),
+        "Kitchen": Counter({"light": 3}),
+        "Shed": Counter({"switch": 1}),
+        "(no area)": Counter({"sensor": 4}),
+    }
+    floors = {"Study": "Upstairs", "Attic": "Upstairs", "Kitchen": "Ground floor"}
+
+    assert write_overview(counts, floors).splitlines() == [
+        OVERVIEW_HEADING,
+        "- Ground floor: Kitchen (3 light)",
+        "- Upstairs: Attic (1 fan); Study (1 cover, 2 light)",
+        "- Shed (1 switch); (no area) (4 sensor)",
+        OVERVIEW_NOTE,
+    ]
+
+
+async def test_a_list_over_the_share_becomes_an_overview(hass: HomeAssistant) -> None:
+    """The words around the list stay; the kitchen is on its floor."""
+    ground = fr.async_get(hass).async_create("Ground floor").floor_id
+    ar.async_get(hass).async_create("Kitchen", floor_id=ground)
+    window = 400  # tokens; the list takes about 100 of them, over 10 %.
+
+    overview = overview_for(hass, PROMPT, window=window, share=10)
+
+    assert overview is not None
+    assert overview.system.startswith("You are a voice assistant.\n\n")
+    assert overview.system.endswith("\n\nWhen controlling, call tools.")
+    assert "- Ground floor: Kitchen (1 fan, 1 light)" in overview.system
+    assert "- names:" not in overview.system
+    assert (overview.entities, overview.limit) == (4, 40)
+    assert overview_for(hass, PROMPT, window=window, share=10) == overview
+
+
+async def test_a_list_within_the_share_stays(hass: HomeAssistant) -> None:
+    """A small home keeps Home Assistant's list as it is."""
+    assert overview_for(hass, PROMPT, window=8192, share=25) is None
+    assert overview_for(hass, "No list here.", window=10, share=1) is None

@@ -25,9 +25,17 @@ from typing import override
 import pytest
 
 from homeassistant import const as ha_const
+from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
+from custom_components.chatterbox.context.in_view import states_note
+from custom_components.chatterbox.context.mentions import find_mentions
+from custom_components.chatterbox.context.overview import (
+    overview_cache_clear,
+    overview_for,
+)
 from tests.conftest import API_KEY
 from tests.helpers.llm_server import LLMServer
 
@@ -36,6 +44,7 @@ from .home import (
     MODEL,
     N_CTX,
     Agent,
+    add_plugs,
     async_build_home,
     async_grow_home,
     chatterbox_entry,
@@ -74,6 +83,18 @@ CONCURRENT_TURNS = 5
 CONCURRENT_RUNS = 1 if QUICK else 2
 CONCURRENT_LATENCY = 0.2
 BIG_HOME = 500
+# Large homes: the first request's size at each, and at the largest a
+# conversation's prefix stability and what Chatterbox's large-home steps cost.
+LARGE_HOMES = (100, 300)
+LARGEST_HOME = 1000
+LARGE_HOME_TURNS = 10
+LARGE_HOME_TALK = (
+    "Turn on the kitchen light.",
+    "Is the office fan 9 on?",
+    "Turn off the garden ceiling fan 100.",
+    "What is on in the house right now?",
+    "Thanks.",
+)
 BIG_HOME_TURNS = 2 if QUICK else 10  # per run: a plain turn, to show the prompt's cost
 SMALL_HOME = 50
 # Floors, as ratios of Chatterbox's figure to core's: no more overhead per turn
@@ -414,6 +435,85 @@ class Bench:
             )
         )
 
+    async def async_large_conversation(self, home: int) -> None:
+        """Prefix stability and the last request over a conversation, large home."""
+        stable: dict[Agent, list[float]] = {a: [] for a in AGENTS}
+        last: dict[Agent, list[int]] = {a: [] for a in AGENTS}
+        talk = list(islice(cycle(LARGE_HOME_TALK), LARGE_HOME_TURNS))
+        for run in range(CONVERSATION_RUNS):
+            for agent in _ordered(run):
+                self.use(HOUSEHOLD)
+                conversation_id = None
+                bodies = []
+                for text in talk:
+                    turn = await self.async_turn(agent, text, conversation_id)
+                    conversation_id = turn.conversation_id
+                    bodies.extend(turn.main)
+                stable[agent].append(prefix_stability(bodies))
+                last[agent].append(max(tokens(body) for body in bodies))
+        self.table.add(
+            Row(
+                f"Prefix stability, {LARGE_HOME_TURNS} turns, {home} entities",
+                *(Figure.of(stable[a]) for a in AGENTS),
+                " %",
+                0,
+            )
+        )
+        self.table.add(
+            Row(
+                f"Largest request of those turns, {home} entities: estimated tokens",
+                *(Figure.of(last[a]) for a in AGENTS),
+                digits=0,
+            )
+        )
+
+    async def async_large_home_steps(self, home: int) -> None:
+        """Time what Chatterbox adds to a turn in a large home, step by step.
+
+        The overview of the Assist API's prompt (the first time for a home,
+        then from its cache), the names the request mentions, and its note.
+        """
+        context = llm.LLMContext(
+            platform="chatterbox",
+            context=None,
+            language="en",
+            assistant=conversation.DOMAIN,
+            device_id=None,
+        )
+        api = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, context)
+        system = api.api_prompt
+        cold: list[float] = []
+        warm: list[float] = []
+        for _ in range(RUNS):
+            overview_cache_clear()
+            started = time.perf_counter()
+            overview_for(self.hass, system, window=N_CTX, share=25)
+            cold.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            overview_for(self.hass, system, window=N_CTX, share=25)
+            mentions = find_mentions(self.hass, "Turn off the garden ceiling fan 100")
+            states_note(self.hass, mentions, with_states=False)
+            warm.append(time.perf_counter() - started)
+        self.table.add(
+            Row(
+                f"Large-home steps per turn, {home} entities: overview, mentions "
+                "and note",
+                Figure.of(_ms(warm)),
+                None,
+                " ms",
+                2,
+            )
+        )
+        self.table.add(
+            Row(
+                f"Overview of a home changed since the last turn, {home} entities",
+                Figure.of(_ms(cold)),
+                None,
+                " ms",
+                2,
+            )
+        )
+
     async def async_prompt_cost(self, home: int) -> None:
         """Measure a first request, which the Assist API's prompt dominates."""
         self.use(PLAIN)
@@ -506,6 +606,13 @@ async def test_side_by_side(hass: HomeAssistant, socket_enabled: None) -> None:
         await _timed("conversation", bench.async_conversation, timings)
         await _timed("concurrency", bench.async_concurrency, timings)
         await _timed("prompt 50", lambda: bench.async_prompt_cost(50), timings)
+        for home in LARGE_HOMES:
+            add_plugs(hass, home)
+            await _timed(
+                f"prompt {home}",
+                lambda home=home: bench.async_prompt_cost(home),
+                timings,
+            )
         await async_grow_home(hass, BIG_HOME)
         over_window = _HoldBack("context window leaves")
         chatterbox_log = logging.getLogger("custom_components.chatterbox")
@@ -514,6 +621,23 @@ async def test_side_by_side(hass: HomeAssistant, socket_enabled: None) -> None:
         await _timed(
             "overhead 500",
             lambda: bench.async_overhead(BIG_HOME, SCENARIOS[:1], BIG_HOME_TURNS),
+            timings,
+        )
+        add_plugs(hass, LARGEST_HOME)
+        await hass.async_block_till_done()
+        await _timed(
+            f"prompt {LARGEST_HOME}",
+            lambda: bench.async_prompt_cost(LARGEST_HOME),
+            timings,
+        )
+        await _timed(
+            f"conversation {LARGEST_HOME}",
+            lambda: bench.async_large_conversation(LARGEST_HOME),
+            timings,
+        )
+        await _timed(
+            f"steps {LARGEST_HOME}",
+            lambda: bench.async_large_home_steps(LARGEST_HOME),
             timings,
         )
         chatterbox_log.removeFilter(over_window)

@@ -36,6 +36,7 @@ AREAS = (
     "Garden",
 )
 THINGS = ("lamp", "fan", "heater", "plug", "socket", "speaker", "blind", "sprinkler")
+PLUGS = ("ceiling light", "wall plug", "floor lamp", "fan", "ceiling fan")
 LEVELS = ("thermostat", "fan speed", "blind position", "volume", "brightness")
 KITCHEN_LIGHT = "light.kitchen_light"
 CHATTERBOX = "conversation.kitchen_helper"
@@ -113,6 +114,30 @@ async def async_grow_home(hass: HomeAssistant, size: int) -> None:
     await hass.async_block_till_done()
     for number, key in enumerate(levels):
         _place(hass, f"input_number.{key}", number)
+
+
+def add_plugs(hass: HomeAssistant, size: int) -> None:
+    """Grow the home to size exposed entities with plugs: bare switch states.
+
+    A registry entry and a state each, without an integration behind them:
+    what the Assist API lists and what a turn reads is the same as for a real
+    switch, and a thousand of them set up in a moment.
+    """
+    have = len(
+        [
+            entity_id
+            for entity_id in hass.states.async_entity_ids()
+            if async_should_expose(hass, conversation.DOMAIN, entity_id)
+        ]
+    )
+    entities = er.async_get(hass)
+    for number in range(have, size):
+        name = _name(number, PLUGS)
+        entry = entities.async_get_or_create(
+            "switch", "bench", f"plug_{number:04}", original_name=name
+        )
+        hass.states.async_set(entry.entity_id, "off", {"friendly_name": name})
+        _place(hass, entry.entity_id, number)
 
 
 def _name(number: int, things: tuple[str, ...]) -> str:

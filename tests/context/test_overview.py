@@ -49,6 +49,16 @@ def test_a_list_at_the_very_end_runs_to_the_end() -> None:
     assert found.end == len(f"Intro\n{LISTING}")
 
 
+def test_instructions_that_quote_the_heading_are_not_the_list() -> None:
+    """The user's instructions come first; Home Assistant's list is the last."""
+    prompt = f"Never mention the {STATIC_HEADING}\n- names: x\n\n{PROMPT}"
+
+    found = find_static_list(prompt)
+
+    assert found is not None
+    assert prompt[found.start : found.end] == LISTING
+
+
 def test_a_prompt_without_a_list_has_none() -> None:
     """No Assist API, or a home with nothing exposed."""
     assert find_static_list("You are a voice assistant.") is None

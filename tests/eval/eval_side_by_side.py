@@ -50,6 +50,8 @@ from tests.bench.measure import async_converse_as_pipeline
 
 from .cases import Case, Outcome, failures, load_cases
 from .home import (
+    DISTRACTOR_ROOMS,
+    add_distractors,
     async_add_agents,
     async_build_demo_home,
     async_reset,
@@ -74,6 +76,8 @@ COLD = os.environ.get("EVAL_COLD") == "1"
 MODEL = os.environ.get("EVAL_MODEL", "1.5b")
 REPEATS = int(os.environ.get("EVAL_REPEATS", "1"))
 ONLY = [c for c in os.environ.get("EVAL_CASES", "").split(",") if c]
+# The demo home with hundreds of devices more (scripts/eval --large-home).
+LARGE_HOME = os.environ.get("EVAL_LARGE_HOME") == "1"
 PYTHON = Path(os.environ.get("EVAL_PYTHON", ROOT / ".venv-demo" / "bin" / "python"))
 PORT = int(os.environ.get("EVAL_PORT", "8096"))
 CACHE = Path(os.environ.get("EVAL_CACHE", ROOT / ".demo" / "models"))
@@ -210,6 +214,7 @@ async def test_eval(
     model = MODELS[MODEL].alias
     await hass.async_add_executor_job(partial(SAVED.unlink, missing_ok=True))
     await async_build_demo_home(hass)
+    distractors = add_distractors(hass) if LARGE_HOME else 0
     serve_open_meteo(aioclient_mock)
     records: list[CaseRecord] = []
     timings: dict[str, float] = {}
@@ -239,7 +244,8 @@ async def test_eval(
                 _progress(f"{name} template: server ready, probe done")
                 for repeat in range(REPEATS):
                     for column in columns if repeat % 2 == 0 else columns[::-1]:
-                        slot = f"{model}-{name}-{_agent(column)}{SLOT_SUFFIX}"
+                        home = "-large" if LARGE_HOME else ""
+                        slot = f"{model}-{name}-{_agent(column)}{home}{SLOT_SUFFIX}"
                         restored += await _async_start_cache(hass, slot)
                         warm_ups.append(
                             await async_warm_up(hass, agents[column.chatterbox])
@@ -271,6 +277,11 @@ async def test_eval(
     report = _report(
         titles, records, timings, total, load_before, len(cases), restored, warm_ups
     )
+    if distractors:
+        report = (
+            f"Large home: the demo's devices and {distractors} more, in "
+            f"{len(DISTRACTOR_ROOMS)} rooms of their own.\n\n{report}"
+        )
     sys.stdout.write("\n" + report + "\n")
     await hass.async_add_executor_job(_write, report, records, proxy.requests)
 

@@ -64,6 +64,51 @@ async def async_build_demo_home(hass: HomeAssistant) -> None:
         )
 
 
+# The large-home variant: rooms beyond the demo's, each with devices whose
+# names repeat from room to room as in a real home ("Ceiling light" in
+# every bedroom, "Fan" and "Ceiling fan"). None is a thermostat or a lock, and
+# none is in a demo room, so that every case still means one device.
+DISTRACTOR_ROOMS = (
+    "Bedroom 2", "Guest room", "Study", "Den", "Attic", "Basement", "Garage",
+    "Laundry", "Pantry", "Bathroom", "Guest bath", "Nursery", "Playroom", "Gym",
+    "Office", "Porch", "Patio", "Garden", "Workshop", "Dining room",
+)  # fmt: skip
+DISTRACTOR_KINDS = (
+    ("light", "Ceiling light", 2), ("light", "Wall light", 4),
+    ("light", "Floor lamp", 2), ("light", "Spotlight", 4), ("fan", "Fan", 1),
+    ("fan", "Ceiling fan", 1), ("switch", "Outlet", 8), ("switch", "Charger", 2),
+    ("switch", "Dehumidifier", 1), ("switch", "Speaker", 1),
+)  # fmt: skip
+
+
+def add_distractors(hass: HomeAssistant) -> int:
+    """Add the large home's devices, exposed, all off; return how many.
+
+    Bare states with registry entries: the Assist API lists them and a turn
+    reads them as any device; an action on one fails as on a device that is
+    unplugged, which a case's checks then count.
+    """
+    areas = ar.async_get(hass)
+    entities = er.async_get(hass)
+    added = 0
+    for room in DISTRACTOR_ROOMS:
+        area = areas.async_get_or_create(room)
+        for domain, kind, count in DISTRACTOR_KINDS:
+            for number in range(1, count + 1):
+                name = kind if count == 1 else f"{kind} {number}"
+                key = f"{room}_{kind}_{number}".lower().replace(" ", "_")
+                entry = entities.async_get_or_create(
+                    domain, "eval_large_home", key, original_name=name
+                )
+                entities.async_update_entity(entry.entity_id, area_id=area.id)
+                hass.states.async_set(entry.entity_id, "off", {"friendly_name": name})
+                async_expose_entity(
+                    hass, conversation.DOMAIN, entry.entity_id, should_expose=True
+                )
+                added += 1
+    return added
+
+
 async def async_reset(hass: HomeAssistant, start: dict[str, str]) -> None:
     """Put the devices in the demo's starting states, then in the case's."""
     for domain, service, data in START_STATES:

@@ -95,8 +95,12 @@ def overview_for(
 
 
 def find_static_list(system: str) -> StaticList | None:
-    """Return where the Assist API's device list is, if the prompt has one."""
-    start = system.find(STATIC_HEADING)
+    """Return where the Assist API's device list is, if the prompt has one.
+
+    The last heading is Home Assistant's: the user's instructions come before
+    the API's prompt, and may quote the heading.
+    """
+    start = system.rfind(STATIC_HEADING)
     if start < 0:
         return None
     end = system.find("\n", start)
@@ -156,6 +160,11 @@ def write_overview(
 def _overview(listing: str, floors: tuple[tuple[str, str], ...]) -> str:
     """Return the overview of a list, once per list: the home rarely changes."""
     return write_overview(count_devices(listing), dict(floors))
+
+
+def overview_cache_clear() -> None:
+    """Forget the overviews written: for measuring the first one of a home."""
+    _overview.cache_clear()
 
 
 def _floors(hass: HomeAssistant) -> dict[str, str]:

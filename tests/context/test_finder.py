@@ -37,6 +37,7 @@ async def home(ha_core: HomeAssistant) -> None:
         ("light", "desk", "Desk lamp", "on", study.id, True),
         ("cover", "study_blind", "Study blind", "open", study.id, True),
         ("light", "kitchen_spots", "Spots", "off", kitchen.id, True),
+        ("binary_sensor", "pantry_door", "Pantry door", "on", kitchen.id, True),
         ("cover", "kitchen_window", "Kitchen window", "closed", kitchen.id, True),
         ("lock", "safe", "Safe", "locked", study.id, False),
     )
@@ -75,6 +76,13 @@ async def find(hass: HomeAssistant, **arguments: str) -> dict[str, Any]:
         ),
         ({"domain": "cover", "state": "open"}, ["Study blind (cover in Study): open"]),
         ({"name": "lamp"}, ["Desk lamp (light in Study): on"]),
+        # A domain of two words, said as words.
+        (
+            {"domain": "binary sensors", "state": "on"},
+            ["Pantry door (binary_sensor in Kitchen): on"],
+        ),
+        ({"domain": "binary_sensor"}, ["Pantry door (binary_sensor in Kitchen): on"]),
+        ({"domain": "sensor"}, []),
         # The safe is not exposed: never found.
         ({"name": "safe"}, []),
         ({"area": "garden"}, []),

@@ -4,6 +4,7 @@ from collections import Counter
 
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, floor_registry as fr
+from homeassistant.util.yaml import dump
 
 from custom_components.chatterbox.context.overview import (
     OVERVIEW_HEADING,
@@ -114,3 +115,47 @@ async def test_a_list_within_the_share_stays(hass: HomeAssistant) -> None:
     """A small home keeps Home Assistant's list as it is."""
     assert overview_for(hass, PROMPT, window=8192, share=25) is None
     assert overview_for(hass, "No list here.", window=10, share=1) is None
+
+
+def test_names_that_look_like_the_list_do_not_end_or_restart_it() -> None:
+    """Home Assistant's own dump of odd names: a line break, the heading, commas.
+
+    A name with a line break leaves a blank line inside the list; a name that
+    quotes the heading wraps it onto an indented line; an area whose name has
+    a comma stays one area, and a quoted area loses its quotes.
+    """
+    devices = [
+        {
+            "names": "Line one\nline two",
+            "domain": "light",
+            "areas": "Kitchen, upstairs",
+        },
+        {"names": f"a: b - c {'x' * 70} {STATIC_HEADING}", "domain": "switch"},
+        {"names": "Hall sensor", "domain": "binary_sensor", "areas": "Tom's room, den"},
+    ]
+    listing = f"{STATIC_HEADING}\n{dump(devices).rstrip()}"
+    prompt = f"Instructions.\n{listing}\n\nWhen controlling, call tools."
+
+    found = find_static_list(prompt)
+
+    assert found is not None
+    assert (prompt[found.start : found.end], found.entities) == (listing, 3)
+    assert count_devices(listing, ["Kitchen, upstairs", "Tom's room"]) == {
+        "Kitchen, upstairs": Counter({"light": 1}),
+        "(no area)": Counter({"switch": 1}),
+        "Tom's room": Counter({"binary_sensor": 1}),
+    }
+
+
+def test_an_area_too_long_for_its_line_is_the_known_area_it_starts() -> None:
+    """A quoted area that wraps keeps only its start on its line: still found."""
+    listing = (
+        f"{STATIC_HEADING}\n- names: Lamp\n  domain: light\n"
+        "  areas: 'Küche: Nord, the long\n    part'"
+    )
+
+    assert count_devices(listing, ["Küche: Nord, the long part"]) == {
+        "Küche: Nord, the long part": Counter({"light": 1})
+    }
+    # Without the home's areas, the part before the first comma.
+    assert count_devices(listing) == {"Küche: Nord": Counter({"light": 1})}

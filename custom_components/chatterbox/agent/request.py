@@ -42,6 +42,7 @@ from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
 from ..server.client import describe
+from ..wire.json import sendable
 from ..wire.messages import content_to_messages, with_text_tool_calls
 from ..wire.text_calls import text_tool_prompt
 from .turn import Turn, keep_recent
@@ -108,7 +109,7 @@ def _conversation(
     messages = _capped(content_to_messages(chat_log.content, turn.images), turn)
     if turn.overview is not None:
         # The same bytes in every request: the prompt cache holds.
-        messages[0] = {"role": "system", "content": turn.overview.system}
+        messages[0] = {"role": "system", "content": sendable(turn.overview.system)}
     if notes := agent.conversations.states.get(chat_log.conversation_id):
         _add_states(messages, notes)
     if turn.recalled:

@@ -104,9 +104,7 @@ def _matches(
     hass: HomeAssistant, state: State, asked: dict[str, tuple[str, ...]]
 ) -> bool:
     """Tell whether a device matches every part of the search."""
-    if (domain := asked.get("domain")) and not any(
-        same_word(word, state.domain) for word in domain
-    ):
+    if (domain := asked.get("domain")) and not _same_domain(domain, state.domain):
         return False
     if (wanted := asked.get("state")) and " ".join(wanted) != " ".join(
         words_in(state.state)
@@ -115,6 +113,14 @@ def _matches(
     if (name := asked.get("name")) and not _every_word(name, _names(hass, state)):
         return False
     return not (area := asked.get("area")) or _every_word(area, _places(hass, state))
+
+
+def _same_domain(words: tuple[str, ...], domain: str) -> bool:
+    """Tell whether the words name the domain: "binary sensors", "lights"."""
+    parts = words_in(domain)
+    return len(words) == len(parts) and all(
+        same_word(word, part) for word, part in zip(words, parts, strict=True)
+    )
 
 
 def _every_word(words: tuple[str, ...], names: Iterable[str]) -> bool:

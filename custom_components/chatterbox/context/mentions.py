@@ -207,13 +207,16 @@ def _index(hass: HomeAssistant) -> _NameIndex:
 
 
 def area_of(entry: er.RegistryEntry | None, devices: dr.DeviceRegistry) -> str | None:
-    """Return an entity's area: its own, or else its device's."""
+    """Return an entity's area: its own, or else its device's, as Home Assistant does.
+
+    A child device without an area of its own is in its parent's.
+    """
     if entry is None:
         return None
     if entry.area_id:
         return entry.area_id
     if entry.device_id and (device := devices.async_get(entry.device_id)):
-        return device.area_id
+        return dr.async_get_effective_area_id(devices.hass, device)
     return None
 
 

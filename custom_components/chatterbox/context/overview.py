@@ -14,7 +14,7 @@ by line, once per change of the home: linear in its length.
 """
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -85,7 +85,8 @@ def overview_for(
     if found is None or found.tokens <= limit:
         return None
     floors = tuple(sorted(_floors(hass).items()))
-    text = _overview(system[found.start : found.end], floors)
+    areas = tuple(sorted(area.name for area in ar.async_get(hass).async_list_areas()))
+    text = _overview(system[found.start : found.end], floors, areas)
     return Overview(
         system[: found.start] + text + system[found.end :],
         found.entities,
@@ -97,26 +98,32 @@ def overview_for(
 def find_static_list(system: str) -> StaticList | None:
     """Return where the Assist API's device list is, if the prompt has one.
 
-    The last heading is Home Assistant's: the user's instructions come before
-    the API's prompt, and may quote the heading.
+    Its heading stands on a line of its own. The last such heading is Home
+    Assistant's: the user's instructions come before the API's prompt, and
+    may quote it. A device's name never starts a line: YAML indents what
+    wraps, and a name's own line break leaves a blank line followed by an
+    indented one, which is still the list.
     """
-    start = system.rfind(STATIC_HEADING)
+    start = f"\n{system}".rfind(f"\n{STATIC_HEADING}\n")
     if start < 0:
         return None
     end = system.find("\n", start)
     entities = 0
-    while end >= 0 and system.startswith(("\n- ", "\n  "), end):
+    while end >= 0 and (system.startswith(("\n- ", "\n  ", "\n\n  "), end)):
         entities += system.startswith("\n- ", end)
         end = system.find("\n", end + 1)
     return StaticList(start, len(system) if end < 0 else end, entities)
 
 
-def count_devices(listing: str) -> dict[str, Counter[str]]:
+def count_devices(listing: str, areas: Iterable[str] = ()) -> dict[str, Counter[str]]:
     """Count the devices of each domain in each area of a device list.
 
     Home Assistant writes each device as "- names: …", then "  domain: …" and,
-    when it has one, "  areas: Kitchen, alias…" (the area's name first).
+    when it has one, "  areas: Kitchen, alias…": the area's name first, then
+    its aliases, joined by commas. An area of the home whose name starts the
+    field is taken whole, so "Kitchen, upstairs" stays one area.
     """
+    known = frozenset(areas)
     counts: dict[str, Counter[str]] = {}
     domain: str | None = None
     area = NO_AREA
@@ -130,8 +137,20 @@ def count_devices(listing: str) -> dict[str, Counter[str]]:
         if field.startswith("  domain: "):
             domain = _scalar(field[len("  domain: ") :])
         elif field.startswith("  areas: "):
-            area = _scalar(field[len("  areas: ") :]).split(", ")[0] or NO_AREA
+            area = _area(_scalar(field[len("  areas: ") :]), known)
     return counts
+
+
+def _area(field: str, known: frozenset[str]) -> str:
+    """Return the area's name from its field: the longest known name it starts with."""
+    parts = field.split(", ")
+    for end in range(len(parts), 0, -1):
+        if (name := ", ".join(parts[:end])) in known:
+            return name
+    # A field too long for a line wraps onto the next one: its start is all
+    # there is here.
+    wrapped = sorted(name for name in known if name.startswith(field))
+    return (wrapped[0] if wrapped else parts[0]) or NO_AREA
 
 
 def write_overview(
@@ -157,9 +176,11 @@ def write_overview(
 
 
 @lru_cache(maxsize=8)
-def _overview(listing: str, floors: tuple[tuple[str, str], ...]) -> str:
+def _overview(
+    listing: str, floors: tuple[tuple[str, str], ...], areas: tuple[str, ...]
+) -> str:
     """Return the overview of a list, once per list: the home rarely changes."""
-    return write_overview(count_devices(listing), dict(floors))
+    return write_overview(count_devices(listing, areas), dict(floors))
 
 
 def overview_cache_clear() -> None:
@@ -178,10 +199,13 @@ def _floors(hass: HomeAssistant) -> dict[str, str]:
 
 
 def _scalar(value: str) -> str:
-    """Return a YAML scalar as written on one line, without its quotes."""
+    """Return a YAML scalar as written on its first line, without its quotes.
+
+    A quoted value that wraps onto the next line has only its opening quote.
+    """
     value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] == "'":  # noqa: PLR2004
-        return value[1:-1].replace("''", "'")
-    if len(value) >= 2 and value[0] == value[-1] == '"':  # noqa: PLR2004
-        return value[1:-1].replace('\\"', '"')
+    for quote, escaped in (("'", "''"), ('"', '\\"')):
+        if value.startswith(quote):
+            closed = len(value) >= 2 and value.endswith(quote)  # noqa: PLR2004
+            return value[1 : -1 if closed else None].replace(escaped, quote)
     return value

@@ -5,6 +5,7 @@ the summary, like a memory, returns to the system prompt as a fenced record.
 """
 
 from collections.abc import Sequence
+import re
 from typing import Final
 
 from openai.types.chat import (
@@ -76,9 +77,11 @@ def summary_request(
     ]
 
 
+# Any spelling of the record's tags that a model could read as one.
+_RECORD_TAGS: Final = re.compile(r"<\s*/?\s*record\s*>", re.IGNORECASE)
+
+
 def as_record(heading: str, text: str, note: str = RECORD_NOTE) -> str:
     """Set earlier words apart as a record, which nothing inside can close."""
-    body = text.replace(RECORD_CLOSE, RECORD_TAG_WORD).replace(
-        RECORD_OPEN, RECORD_TAG_WORD
-    )
+    body = _RECORD_TAGS.sub(RECORD_TAG_WORD, text)
     return f"{heading} {note}\n{RECORD_OPEN}\n{body}\n{RECORD_CLOSE}"

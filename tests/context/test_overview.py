@@ -1,18 +1,18 @@
 """The overview that replaces a device list too long for the context window."""
 
-from collections import Counter
-
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, floor_registry as fr
 from homeassistant.util.yaml import dump
 
 from custom_components.chatterbox.context.overview import (
+    FEW_HEADING,
     OVERVIEW_HEADING,
     OVERVIEW_NOTE,
     STATIC_HEADING,
-    count_devices,
+    Listed,
     find_static_list,
     overview_for,
+    read_devices,
     write_overview,
 )
 
@@ -65,31 +65,46 @@ def test_a_prompt_without_a_list_has_none() -> None:
     assert find_static_list("You are a voice assistant.") is None
 
 
-def test_devices_are_counted_by_area_and_domain() -> None:
-    """Quotes are read, an area's aliases are not areas, no area is its own group."""
-    assert count_devices(LISTING) == {
-        "Kitchen": Counter({"light": 1, "fan": 1}),
-        "Tom's room": Counter({"light": 1}),
-        "(no area)": Counter({"sensor": 1}),
-    }
+def test_devices_are_read_with_their_domain_and_area() -> None:
+    """Quotes are read, an area's aliases are not areas, a wrapped name is cut."""
+    assert read_devices(LISTING) == [
+        Listed("Kitchen light", "light", "Kitchen"),
+        Listed(
+            "Tom's lamp, a lamp with a name long enough that the dumper wraps it onto",
+            "light",
+            "Tom's room",
+        ),
+        Listed("Outdoor temperature", "sensor", "(no area)"),
+        Listed("Kitchen fan", "fan", "Kitchen"),
+    ]
 
 
 def test_the_overview_goes_by_floor_then_area_in_a_fixed_order() -> None:
-    """Floors A-Z, their areas A-Z; areas without a floor, then no area, last."""
-    counts = {
-        "Study": Counter({"light": 2, "cover": 1}),
-        "Attic": Counter({"fan": 1}),
-        "Kitchen": Counter({"light": 3}),
-        "Shed": Counter({"switch": 1}),
-        "(no area)": Counter({"sensor": 4}),
-    }
+    """Floors A-Z, their areas A-Z; areas without a floor, then no area, last.
+
+    The kinds the home has few of are named: its one lock, its thermostats.
+    """
+    devices = [
+        *[Listed(f"Lamp {n}", "light", "Study") for n in range(2)],
+        Listed("Blind", "cover", "Study"),
+        *[Listed(f"Fan {n}", "fan", "Attic") for n in range(4)],
+        *[Listed(f"Spot {n}", "light", "Kitchen") for n in range(3)],
+        Listed("Front door", "lock", "Hallway"),
+        Listed("Thermostat", "climate", "Kitchen"),
+        Listed("Boiler, heating", "climate", "(no area)"),
+    ]
     floors = {"Study": "Upstairs", "Attic": "Upstairs", "Kitchen": "Ground floor"}
 
-    assert write_overview(counts, floors).splitlines() == [
+    assert write_overview(devices, floors).splitlines() == [
         OVERVIEW_HEADING,
-        "- Ground floor: Kitchen (3 light)",
-        "- Upstairs: Attic (1 fan); Study (1 cover, 2 light)",
-        "- Shed (1 switch); (no area) (4 sensor)",
+        "- Ground floor: Kitchen (1 climate, 3 light)",
+        "- Upstairs: Attic (4 fan); Study (1 cover, 2 light)",
+        "- Hallway (1 lock); (no area) (1 climate)",
+        FEW_HEADING,
+        "- Boiler, heating (climate)",
+        "- Thermostat (climate in Kitchen)",
+        "- Blind (cover in Study)",
+        "- Front door (lock in Hallway)",
         OVERVIEW_NOTE,
     ]
 
@@ -106,6 +121,7 @@ async def test_a_list_over_the_share_becomes_an_overview(hass: HomeAssistant) ->
     assert overview.system.startswith("You are a voice assistant.\n\n")
     assert overview.system.endswith("\n\nWhen controlling, call tools.")
     assert "- Ground floor: Kitchen (1 fan, 1 light)" in overview.system
+    assert "- Outdoor temperature (sensor)" in overview.system
     assert "- names:" not in overview.system
     assert (overview.entities, overview.limit) == (4, 40)
     assert overview_for(hass, PROMPT, window=window, share=10) == overview
@@ -140,11 +156,11 @@ def test_names_that_look_like_the_list_do_not_end_or_restart_it() -> None:
 
     assert found is not None
     assert (prompt[found.start : found.end], found.entities) == (listing, 3)
-    assert count_devices(listing, ["Kitchen, upstairs", "Tom's room"]) == {
-        "Kitchen, upstairs": Counter({"light": 1}),
-        "(no area)": Counter({"switch": 1}),
-        "Tom's room": Counter({"binary_sensor": 1}),
-    }
+    assert read_devices(listing, ["Kitchen, upstairs", "Tom's room"]) == [
+        Listed("Line one", "light", "Kitchen, upstairs"),
+        Listed("a: b - c " + "x" * 70, "switch", "(no area)"),
+        Listed("Hall sensor", "binary_sensor", "Tom's room"),
+    ]
 
 
 def test_an_area_too_long_for_its_line_is_the_known_area_it_starts() -> None:
@@ -154,8 +170,8 @@ def test_an_area_too_long_for_its_line_is_the_known_area_it_starts() -> None:
         "  areas: 'Küche: Nord, the long\n    part'"
     )
 
-    assert count_devices(listing, ["Küche: Nord, the long part"]) == {
-        "Küche: Nord, the long part": Counter({"light": 1})
-    }
+    assert read_devices(listing, ["Küche: Nord, the long part"]) == [
+        Listed("Lamp", "light", "Küche: Nord, the long part")
+    ]
     # Without the home's areas, the part before the first comma.
-    assert count_devices(listing) == {"Küche: Nord": Counter({"light": 1})}
+    assert read_devices(listing) == [Listed("Lamp", "light", "Küche: Nord")]

@@ -66,12 +66,13 @@ async def async_build_demo_home(hass: HomeAssistant) -> None:
 
 # The large-home variant: rooms beyond the demo's, each with devices whose
 # names repeat from room to room as in a real home ("Ceiling light" in
-# every bedroom, "Fan" and "Ceiling fan"). None is a thermostat or a lock, and
-# none is in a demo room, so that every case still means one device.
+# every bedroom, "Fan" and "Ceiling fan"). None is a thermostat or a lock,
+# none is in a demo room, and no room is one a case says the home lacks (the
+# garage, the garden), so that every case still means what it says.
 DISTRACTOR_ROOMS = (
-    "Bedroom 2", "Guest room", "Study", "Den", "Attic", "Basement", "Garage",
+    "Bedroom 2", "Guest room", "Study", "Den", "Attic", "Basement", "Sunroom",
     "Laundry", "Pantry", "Bathroom", "Guest bath", "Nursery", "Playroom", "Gym",
-    "Office", "Porch", "Patio", "Garden", "Workshop", "Dining room",
+    "Office", "Porch", "Patio", "Hobby room", "Workshop", "Dining room",
 )  # fmt: skip
 DISTRACTOR_KINDS = (
     ("light", "Ceiling light", 2), ("light", "Wall light", 4),

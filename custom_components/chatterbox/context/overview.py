@@ -14,7 +14,7 @@ by line, once per change of the home: linear in its length.
 """
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -40,7 +40,12 @@ OVERVIEW_NOTE: Final = (
     "The devices a request names are listed after it. To find any other "
     "device, call chatterbox__find_devices."
 )
+FEW_HEADING: Final = "The devices of the kinds it has only a few of:"
 NO_AREA: Final = "(no area)"
+# A kind with this many devices or fewer is listed by name...
+FEW_OF_A_KIND: Final = 3
+# ...up to this many devices in all.
+MAX_FEW: Final = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,30 +120,44 @@ def find_static_list(system: str) -> StaticList | None:
     return StaticList(start, len(system) if end < 0 else end, entities)
 
 
-def count_devices(listing: str, areas: Iterable[str] = ()) -> dict[str, Counter[str]]:
-    """Count the devices of each domain in each area of a device list.
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One device as the list has it."""
+
+    names: str
+    """Its name and aliases, as the list writes them."""
+    domain: str
+    area: str
+
+
+def read_devices(listing: str, areas: Iterable[str] = ()) -> list[Listed]:
+    """Read the devices of a device list: their names, domain and area.
 
     Home Assistant writes each device as "- names: …", then "  domain: …" and,
     when it has one, "  areas: Kitchen, alias…": the area's name first, then
     its aliases, joined by commas. An area of the home whose name starts the
-    field is taken whole, so "Kitchen, upstairs" stays one area.
+    field is taken whole, so "Kitchen, upstairs" stays one area. A name that
+    wraps onto more lines is read from its first.
     """
     known = frozenset(areas)
-    counts: dict[str, Counter[str]] = {}
+    devices: list[Listed] = []
+    names = ""
     domain: str | None = None
     area = NO_AREA
-    # One more item at the end counts the last device.
+    # One more item at the end keeps the last device.
     for line in [*listing.splitlines(), "- "]:
         if line.startswith("- "):
             if domain is not None:
-                counts.setdefault(area, Counter())[domain] += 1
-            domain, area = None, NO_AREA
+                devices.append(Listed(names, domain, area))
+            names, domain, area = "", None, NO_AREA
         field = f"  {line[2:]}" if line.startswith("- ") else line
-        if field.startswith("  domain: "):
+        if field.startswith("  names: "):
+            names = _scalar(field[len("  names: ") :])
+        elif field.startswith("  domain: "):
             domain = _scalar(field[len("  domain: ") :])
         elif field.startswith("  areas: "):
             area = _area(_scalar(field[len("  areas: ") :]), known)
-    return counts
+    return devices
 
 
 def _area(field: str, known: frozenset[str]) -> str:
@@ -153,14 +172,17 @@ def _area(field: str, known: frozenset[str]) -> str:
     return (wrapped[0] if wrapped else parts[0]) or NO_AREA
 
 
-def write_overview(
-    counts: Mapping[str, Counter[str]], floors: Mapping[str, str]
-) -> str:
+def write_overview(devices: Sequence[Listed], floors: Mapping[str, str]) -> str:
     """Write the overview: by floor, then area, each with its devices' kinds.
 
-    floors maps an area's name to its floor's name. The order is fixed (by
-    name), so the same home gives the same bytes.
+    Then, by name, the devices of the kinds the home has only a few of (the
+    weather, the thermostat, the front door): what a home's list told the
+    model most, in a line each. floors maps an area's name to its floor's
+    name. The order is fixed (by name), so the same home gives the same bytes.
     """
+    counts: dict[str, Counter[str]] = {}
+    for device in devices:
+        counts.setdefault(device.area, Counter())[device.domain] += 1
     lines = [OVERVIEW_HEADING]
     by_floor: dict[str, list[str]] = {}
     for area in sorted(counts, key=lambda name: (name == NO_AREA, name.casefold())):
@@ -171,6 +193,19 @@ def write_overview(
     for floor in sorted(by_floor, key=lambda name: (not name, name.casefold())):
         areas = "; ".join(by_floor[floor])
         lines.append(f"- {floor}: {areas}" if floor else f"- {areas}")
+    per_domain = Counter(device.domain for device in devices)
+    few = sorted(
+        (device for device in devices if per_domain[device.domain] <= FEW_OF_A_KIND),
+        key=lambda device: (device.domain, device.names.casefold()),
+    )[:MAX_FEW]
+    if few:
+        lines.append(FEW_HEADING)
+        lines += [
+            f"- {device.names} ({device.domain}"
+            + ("" if device.area == NO_AREA else f" in {device.area}")
+            + ")"
+            for device in few
+        ]
     lines.append(OVERVIEW_NOTE)
     return "\n".join(lines)
 
@@ -180,7 +215,7 @@ def _overview(
     listing: str, floors: tuple[tuple[str, str], ...], areas: tuple[str, ...]
 ) -> str:
     """Return the overview of a list, once per list: the home rarely changes."""
-    return write_overview(count_devices(listing, areas), dict(floors))
+    return write_overview(read_devices(listing, areas), dict(floors))
 
 
 def overview_cache_clear() -> None:

@@ -38,10 +38,13 @@ FIND = "chatterbox__find_devices"
 
 @pytest.fixture
 def agent_data() -> dict[str, object]:
-    """Give the agent Assist, and the 8k window a small local model has."""
+    """Give the agent Assist and a skill, and the 8k window of a small local model.
+
+    With two APIs, Home Assistant's prompt names each API's tools.
+    """
     return {
         CONF_MODEL: MODELS[0],
-        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, "chatterbox_calc"],
         CONF_MAX_ITERATIONS: 5,
         CONF_CONTEXT_WINDOW: WINDOW,
     }
@@ -258,6 +261,7 @@ async def test_a_small_home_keeps_its_list_and_gets_no_search(
     request = llm_server.last_chat_request
     assert "- names: Desk" in system_prompt(request)
     assert FIND not in tool_names(request)
+    assert "find_devices" not in json.dumps(request)
     assert traced("chatterbox_home_overview") == []
 
 

@@ -22,10 +22,10 @@ from ..const import (
     DEFAULT_MAX_ITERATIONS,
     SUBENTRY_CONVERSATION,
 )
+from ..context.finder import FindDevicesTool
 from ..context.in_view import async_said_states
 from ..context.mentions import turn_mentions
 from ..context.overview import Overview
-from ..llm import FIND_DEVICES
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
 from ..tools.command import Command, command_for
@@ -89,8 +89,8 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     )
     # A home too large to list gets an overview, and the tool to find the rest.
     overview = home_overview(agent, chat_log)
-    hidden = frozenset() if overview is not None else frozenset({FIND_DEVICES})
-    with guard_tools(chat_log, confirmation, asked, hidden=hidden) as guard:
+    own = [FindDevicesTool()] if overview is not None else []
+    with guard_tools(chat_log, confirmation, asked, own=own) as guard:
         # The calls a yes answered run first, through the guard.
         await async_make_calls(chat_log, agent.entity_id, confirmed_calls(confirmation))
         note_states(

@@ -23,6 +23,7 @@ from ..prompts import (
     UNKNOWN_TOOL,
     UNREADABLE_ARGUMENTS,
 )
+from ..skills.skill import SkillTool
 from ..wire.schema import format_tool
 from .arguments import (
     UnreadableCall,
@@ -87,20 +88,23 @@ class ToolGuard(llm.APIInstance):
         inner: llm.APIInstance,
         confirmation: Confirmation | None,
         question: StateQuestion | None = None,
-        hidden: frozenset[str] = frozenset(),
+        own: Sequence[SkillTool] = (),
     ) -> None:
         """Wrap the API instance the chat log was given for this turn.
 
-        The hidden tools are neither offered nor run in this turn.
+        Its own tools are Chatterbox's for this turn only (the device search
+        of a large home), run here: an API's tools would be named in every
+        prompt Home Assistant writes for it.
         """
         super().__init__(
             api=inner.api,
             api_prompt=inner.api_prompt,
             llm_context=inner.llm_context,
-            tools=[tool for tool in inner.tools if tool.name not in hidden],
+            tools=[*inner.tools, *own],
             custom_serializer=inner.custom_serializer,
         )
         self.inner = inner
+        self._own = {tool.name: tool for tool in own}
         self.confirmation = confirmation
         """The turn's sensitive-action policy; None lets every call run."""
         self.question = question
@@ -258,6 +262,11 @@ class ToolGuard(llm.APIInstance):
             self._running.add(task)
         try:
             async with asyncio.timeout(TOOL_TIMEOUT):
+                if (tool := self._own.get(name)) is not None:
+                    result = await tool.async_call(
+                        self.api.hass, tool_input, self.llm_context
+                    )
+                    return result, []
                 return await self.inner.async_call_tool(tool_input), []
         except TimeoutError:
             LOGGER.warning("Tool %s did not answer within %s s", name, TOOL_TIMEOUT)
@@ -294,7 +303,7 @@ def guard_tools(
     confirmation: Confirmation | None,
     question: StateQuestion | None = None,
     *,
-    hidden: frozenset[str] = frozenset(),
+    own: Sequence[SkillTool] = (),
 ) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
@@ -304,7 +313,7 @@ def guard_tools(
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation, question, hidden)
+    guard = ToolGuard(inner, confirmation, question, own)
     chat_log.llm_api = guard
     try:
         yield guard

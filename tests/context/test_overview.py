@@ -67,44 +67,58 @@ def test_a_prompt_without_a_list_has_none() -> None:
 
 def test_devices_are_read_with_their_domain_and_area() -> None:
     """Quotes are read, an area's aliases are not areas, a wrapped name is cut."""
-    assert read_devices(LISTING) == [
-        Listed("Kitchen light", "light", "Kitchen"),
-        Listed(
+    devices = read_devices(LISTING)
+
+    assert [(d.names, d.domain, d.area) for d in devices] == [
+        ("Kitchen light", "light", "Kitchen"),
+        (
             "Tom's lamp, a lamp with a name long enough that the dumper wraps it onto",
             "light",
             "Tom's room",
         ),
-        Listed("Outdoor temperature", "sensor", "(no area)"),
-        Listed("Kitchen fan", "fan", "Kitchen"),
+        ("Outdoor temperature", "sensor", "(no area)"),
+        ("Kitchen fan", "fan", "Kitchen"),
     ]
+    # Each device keeps its lines as Home Assistant wrote them.
+    assert "\n".join(d.text for d in devices) == LISTING.split("\n", 1)[1]
 
 
 def test_the_overview_goes_by_floor_then_area_in_a_fixed_order() -> None:
-    """Floors A-Z, their areas A-Z; areas without a floor, then no area, last.
+    """Areas by floor, then name; areas without a floor, then no area, last.
 
-    The kinds the home has few of are named: its one lock, its thermostats.
+    The kinds the home has few of are listed as Home Assistant lists them.
     """
     devices = [
         *[Listed(f"Lamp {n}", "light", "Study") for n in range(2)],
-        Listed("Blind", "cover", "Study"),
+        Listed("Blind", "cover", "Study", "- names: Blind"),
         *[Listed(f"Fan {n}", "fan", "Attic") for n in range(4)],
         *[Listed(f"Spot {n}", "light", "Kitchen") for n in range(3)],
-        Listed("Front door", "lock", "Hallway"),
-        Listed("Thermostat", "climate", "Kitchen"),
-        Listed("Boiler, heating", "climate", "(no area)"),
+        Listed("Front door", "lock", "Hallway", "- names: Front door"),
+        Listed("Thermostat", "climate", "Kitchen", "- names: Thermostat"),
+        Listed("Boiler, heating", "climate", "(no area)", "- names: Boiler, heating"),
     ]
     floors = {"Study": "Upstairs", "Attic": "Upstairs", "Kitchen": "Ground floor"}
 
     assert write_overview(devices, floors).splitlines() == [
         OVERVIEW_HEADING,
-        "- Ground floor: Kitchen (1 climate, 3 light)",
-        "- Upstairs: Attic (4 fan); Study (1 cover, 2 light)",
-        "- Hallway (1 lock); (no area) (1 climate)",
+        "- area: Kitchen",
+        "  floor: Ground floor",
+        "  devices: 1 climate, 3 light",
+        "- area: Attic",
+        "  floor: Upstairs",
+        "  devices: 4 fan",
+        "- area: Study",
+        "  floor: Upstairs",
+        "  devices: 1 cover, 2 light",
+        "- area: Hallway",
+        "  devices: 1 lock",
+        "- area: (no area)",
+        "  devices: 1 climate",
         FEW_HEADING,
-        "- Boiler, heating (climate)",
-        "- Thermostat (climate in Kitchen)",
-        "- Blind (cover in Study)",
-        "- Front door (lock in Hallway)",
+        "- names: Boiler, heating",
+        "- names: Thermostat",
+        "- names: Blind",
+        "- names: Front door",
         OVERVIEW_NOTE,
     ]
 
@@ -120,9 +134,11 @@ async def test_a_list_over_the_share_becomes_an_overview(hass: HomeAssistant) ->
     assert overview is not None
     assert overview.system.startswith("You are a voice assistant.\n\n")
     assert overview.system.endswith("\n\nWhen controlling, call tools.")
-    assert "- Ground floor: Kitchen (1 fan, 1 light)" in overview.system
-    assert "- Outdoor temperature (sensor)" in overview.system
-    assert "- names:" not in overview.system
+    assert "- area: Kitchen\n  floor: Ground floor\n  devices: 1 fan, 1 light" in (
+        overview.system
+    )
+    assert "- names: Outdoor temperature\n  domain: sensor" in overview.system
+    assert STATIC_HEADING not in overview.system
     assert (overview.entities, overview.limit) == (4, 40)
     assert overview_for(hass, PROMPT, window=window, share=10) == overview
 
@@ -156,10 +172,11 @@ def test_names_that_look_like_the_list_do_not_end_or_restart_it() -> None:
 
     assert found is not None
     assert (prompt[found.start : found.end], found.entities) == (listing, 3)
-    assert read_devices(listing, ["Kitchen, upstairs", "Tom's room"]) == [
-        Listed("Line one", "light", "Kitchen, upstairs"),
-        Listed("a: b - c " + "x" * 70, "switch", "(no area)"),
-        Listed("Hall sensor", "binary_sensor", "Tom's room"),
+    devices = read_devices(listing, ["Kitchen, upstairs", "Tom's room"])
+    assert [(d.names, d.domain, d.area) for d in devices] == [
+        ("Line one", "light", "Kitchen, upstairs"),
+        ("a: b - c " + "x" * 70, "switch", "(no area)"),
+        ("Hall sensor", "binary_sensor", "Tom's room"),
     ]
 
 
@@ -170,8 +187,8 @@ def test_an_area_too_long_for_its_line_is_the_known_area_it_starts() -> None:
         "  areas: 'Küche: Nord, the long\n    part'"
     )
 
-    assert read_devices(listing, ["Küche: Nord, the long part"]) == [
-        Listed("Lamp", "light", "Küche: Nord, the long part")
-    ]
+    (device,) = read_devices(listing, ["Küche: Nord, the long part"])
+    assert device.area == "Küche: Nord, the long part"
     # Without the home's areas, the part before the first comma.
-    assert read_devices(listing) == [Listed("Lamp", "light", "Küche: Nord")]
+    (device,) = read_devices(listing)
+    assert device.area == "Küche: Nord"

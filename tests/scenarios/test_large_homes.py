@@ -139,9 +139,9 @@ async def test_a_thousand_devices_fit_and_the_named_one_is_in_view(
     assert size / 3.5 < WINDOW
     prompt = system_prompt(first)
     assert "- names:" not in prompt
-    assert "Upstairs: Attic (50 switch)" in prompt
-    assert "Ground floor: Cellar (50 switch)" in prompt
-    assert "(no area) (2 switch)" in prompt
+    assert "- area: Attic\n  floor: Upstairs\n  devices: 50 switch" in prompt
+    assert "- area: Cellar\n  floor: Ground floor\n  devices: 50 switch" in prompt
+    assert "- area: (no area)\n  devices: 2 switch" in prompt
     assert "- Workshop heater (switch)" in last_user_message(first)
     assert FIND in tool_names(first)
     (overview,) = traced("chatterbox_home_overview")

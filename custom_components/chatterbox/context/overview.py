@@ -33,14 +33,15 @@ STATIC_HEADING: Final = (
 CHARS_PER_TOKEN: Final = 3.5
 # The overview's own heading, and what it tells the model to do.
 OVERVIEW_HEADING: Final = (
-    "Static Context: This smart home has too many devices to list here. Its "
-    "areas, with how many devices of each kind each one has:"
+    "Static Context: An overview of the areas and the devices in this smart "
+    "home. It has too many devices to list one by one: each area is listed "
+    "with how many devices of each kind it has."
 )
 OVERVIEW_NOTE: Final = (
     "The devices a request names are listed after it. To find any other "
     "device, call chatterbox__find_devices."
 )
-FEW_HEADING: Final = "The devices of the kinds it has only a few of:"
+FEW_HEADING: Final = "The devices of the kinds this home has only a few of:"
 NO_AREA: Final = "(no area)"
 # A kind with this many devices or fewer is listed by name...
 FEW_OF_A_KIND: Final = 3
@@ -128,6 +129,8 @@ class Listed:
     """Its name and aliases, as the list writes them."""
     domain: str
     area: str
+    text: str = ""
+    """Its lines in the list, as Home Assistant wrote them."""
 
 
 def read_devices(listing: str, areas: Iterable[str] = ()) -> list[Listed]:
@@ -144,12 +147,15 @@ def read_devices(listing: str, areas: Iterable[str] = ()) -> list[Listed]:
     names = ""
     domain: str | None = None
     area = NO_AREA
+    lines: list[str] = []
     # One more item at the end keeps the last device.
     for line in [*listing.splitlines(), "- "]:
         if line.startswith("- "):
             if domain is not None:
-                devices.append(Listed(names, domain, area))
-            names, domain, area = "", None, NO_AREA
+                devices.append(Listed(names, domain, area, "\n".join(lines)))
+            names, domain, area, lines = "", None, NO_AREA, []
+        if lines or line.startswith("- "):
+            lines.append(line)
         field = f"  {line[2:]}" if line.startswith("- ") else line
         if field.startswith("  names: "):
             names = _scalar(field[len("  names: ") :])
@@ -173,39 +179,44 @@ def _area(field: str, known: frozenset[str]) -> str:
 
 
 def write_overview(devices: Sequence[Listed], floors: Mapping[str, str]) -> str:
-    """Write the overview: by floor, then area, each with its devices' kinds.
+    """Write the overview: each area, with its floor and its devices' kinds.
 
-    Then, by name, the devices of the kinds the home has only a few of (the
-    weather, the thermostat, the front door): what a home's list told the
-    model most, in a line each. floors maps an area's name to its floor's
-    name. The order is fixed (by name), so the same home gives the same bytes.
+    Then the devices of the kinds the home has only a few of (the weather,
+    the thermostat, the front door), as Home Assistant's list has them: what
+    the list told the model most. floors maps an area's name to its floor's
+    name. Areas go by floor, then name; areas without a floor and devices
+    without an area last. The order is fixed, so the same home gives the same
+    bytes.
     """
     counts: dict[str, Counter[str]] = {}
     for device in devices:
         counts.setdefault(device.area, Counter())[device.domain] += 1
     lines = [OVERVIEW_HEADING]
-    by_floor: dict[str, list[str]] = {}
-    for area in sorted(counts, key=lambda name: (name == NO_AREA, name.casefold())):
+    for area in sorted(
+        counts,
+        key=lambda name: (
+            name == NO_AREA,
+            name not in floors,
+            floors.get(name, "").casefold(),
+            name.casefold(),
+        ),
+    ):
+        lines.append(f"- area: {area}")
+        if floor := floors.get(area):
+            lines.append(f"  floor: {floor}")
         kinds = ", ".join(
             f"{count} {domain}" for domain, count in sorted(counts[area].items())
         )
-        by_floor.setdefault(floors.get(area, ""), []).append(f"{area} ({kinds})")
-    for floor in sorted(by_floor, key=lambda name: (not name, name.casefold())):
-        areas = "; ".join(by_floor[floor])
-        lines.append(f"- {floor}: {areas}" if floor else f"- {areas}")
+        lines.append(f"  devices: {kinds}")
     per_domain = Counter(device.domain for device in devices)
     few = sorted(
         (device for device in devices if per_domain[device.domain] <= FEW_OF_A_KIND),
         key=lambda device: (device.domain, device.names.casefold()),
     )[:MAX_FEW]
     if few:
+        # As Home Assistant lists them, which is what models know.
         lines.append(FEW_HEADING)
-        lines += [
-            f"- {device.names} ({device.domain}"
-            + ("" if device.area == NO_AREA else f" in {device.area}")
-            + ")"
-            for device in few
-        ]
+        lines += [device.text for device in few]
     lines.append(OVERVIEW_NOTE)
     return "\n".join(lines)
 

@@ -4,10 +4,9 @@ from typing import Any
 
 import pytest
 
-from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.core import HomeAssistant
 
-from tests.helpers.common import ask
+from tests.helpers.common import ask, traced
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls, Usage
 from tests.helpers.tools import FakeTool, weather_agent
 
@@ -30,12 +29,7 @@ async def test_trace_records_each_iteration(
 
     await ask(hass, "Weather in Bern?")
 
-    trace = async_get_traces()[-1].as_dict()
-    iterations = [
-        event["data"]["chatterbox_iteration"]
-        for event in trace["events"]
-        if "chatterbox_iteration" in event.get("data", {})
-    ]
+    iterations = traced("chatterbox_iteration")
     assert [i["iteration"] for i in iterations] == [1, 2]
     assert [i["finish_reason"] for i in iterations] == ["tool_calls", "stop"]
     assert [i["tools"] for i in iterations] == [["GetForecast"], []]

@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_URL
 from homeassistant.core import Context, HomeAssistant
@@ -111,3 +112,11 @@ def sensor_value(hass: HomeAssistant, key: str) -> float:
     state = hass.states.get(SENSOR_PREFIX + key)
     assert state is not None, key
     return float(state.state)
+
+
+def traced(key: str) -> list[Any]:
+    """Return what the last turn's Assist debug trace holds under key."""
+    trace = async_get_traces()[-1].as_dict()
+    return [
+        event["data"][key] for event in trace["events"] if key in event.get("data", {})
+    ]

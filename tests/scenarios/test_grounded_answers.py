@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from homeassistant.components import conversation
-from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
@@ -25,7 +24,7 @@ from custom_components.chatterbox.const import (
     CONF_MAX_ITERATIONS,
     CONF_STATES_IN_VIEW,
 )
-from tests.helpers.common import MODELS, ask, tool_result
+from tests.helpers.common import MODELS, ask, tool_result, traced
 from tests.helpers.faults import sentence
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import UNLOCK, say
@@ -41,14 +40,6 @@ ASSIST_AGENT = {
 def speech(result: conversation.ConversationResult) -> str:
     """Return what the user hears."""
     return str(result.response.speech["plain"]["speech"])
-
-
-def traced(key: str) -> list[Any]:
-    """Return what the last turn's Assist debug trace holds under key."""
-    trace = async_get_traces()[-1].as_dict()
-    return [
-        event["data"][key] for event in trace["events"] if key in event.get("data", {})
-    ]
 
 
 def user_messages(request: dict[str, Any]) -> list[str]:

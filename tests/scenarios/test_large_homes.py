@@ -6,7 +6,6 @@ from typing import Any
 import pytest
 
 from homeassistant.components import conversation
-from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
@@ -19,7 +18,7 @@ from homeassistant.helpers import (
 from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.chatterbox.const import CONF_CONTEXT_WINDOW, CONF_MAX_ITERATIONS
-from tests.helpers.common import MODELS, ask, tool_result
+from tests.helpers.common import MODELS, ask, tool_result, traced
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
 WINDOW = 8192
@@ -103,14 +102,6 @@ def last_user_message(request: dict[str, Any]) -> str:
 def tool_names(request: dict[str, Any]) -> list[str]:
     """Return the names of the tools a request offers."""
     return [tool["function"]["name"] for tool in request.get("tools", [])]
-
-
-def traced(key: str) -> list[Any]:
-    """Return what the last turn's Assist debug trace holds under key."""
-    trace = async_get_traces()[-1].as_dict()
-    return [
-        event["data"][key] for event in trace["events"] if key in event.get("data", {})
-    ]
 
 
 @pytest.mark.usefixtures("loaded_entry")

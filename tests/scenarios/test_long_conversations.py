@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
@@ -27,6 +26,7 @@ from tests.helpers.common import (
     ask,
     assert_every_tool_call_answered,
     is_summary_request,
+    traced,
 )
 from tests.helpers.llm_server import Call, Error, LLMServer, Text, ToolCalls
 from tests.helpers.tools import FakeAPI, FakeTool
@@ -255,11 +255,7 @@ async def test_the_window_the_server_reports_is_used(
 
 def _iterations() -> list[dict[str, Any]]:
     """Return what the Assist debug view shows of the last turn's iterations."""
-    return [
-        event["data"]["chatterbox_iteration"]
-        for event in async_get_traces()[-1].as_dict()["events"]
-        if "chatterbox_iteration" in event.get("data", {})
-    ]
+    return traced("chatterbox_iteration")
 
 
 @pytest.mark.usefixtures("loaded_entry")

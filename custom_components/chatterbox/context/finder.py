@@ -17,8 +17,6 @@ from homeassistant.components.homeassistant.exposed_entities import (
 )
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
-    area_registry as ar,
-    device_registry as dr,
     entity_registry as er,
     floor_registry as fr,
     llm,
@@ -27,7 +25,7 @@ from homeassistant.helpers import (
 from ..skills.skill import TOOL_PREFIX, SkillTool, reads_only
 from ..tools.results import error_result
 from .in_view import describe_state
-from .mentions import area_of, same_word, words_in
+from .mentions import area_entry, names_of, same_word, words_in
 
 FIND_DEVICES: Final = f"{TOOL_PREFIX}find_devices"
 # The most devices one search returns: enough for a room, not a house.
@@ -110,7 +108,9 @@ def _matches(
         words_in(state.state)
     ):
         return False
-    if (name := asked.get("name")) and not _every_word(name, _names(hass, state)):
+    if (name := asked.get("name")) and not _every_word(
+        name, names_of(state, er.async_get(hass).async_get(state.entity_id))
+    ):
         return False
     return not (area := asked.get("area")) or _every_word(area, _places(hass, state))
 
@@ -129,18 +129,9 @@ def _every_word(words: tuple[str, ...], names: Iterable[str]) -> bool:
     return all(any(same_word(word, part) for part in named) for word in words)
 
 
-def _names(hass: HomeAssistant, state: State) -> list[str]:
-    """Return a device's name and aliases."""
-    entry = er.async_get(hass).async_get(state.entity_id)
-    aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
-    return [state.name, *aliases]
-
-
 def _places(hass: HomeAssistant, state: State) -> list[str]:
     """Return the names and aliases of a device's area and of its floor."""
-    entry = er.async_get(hass).async_get(state.entity_id)
-    area_id = area_of(entry, dr.async_get(hass))
-    if area_id is None or (area := ar.async_get(hass).async_get_area(area_id)) is None:
+    if (area := area_entry(hass, state.entity_id)) is None:
         return []
     places = [area.name, *area.aliases]
     if area.floor_id and (floor := fr.async_get(hass).async_get_floor(area.floor_id)):

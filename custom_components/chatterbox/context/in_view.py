@@ -12,14 +12,12 @@ from typing import Final
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
-    area_registry as ar,
-    device_registry as dr,
     entity_registry as er,
     translation,
 )
 
 from ..prompts import DEVICES_HEADING, DEVICES_NOTE, STATES_HEADING, STATES_NOTE
-from .mentions import Mentions, area_of
+from .mentions import Mentions, area_entry
 from .summary import as_record
 
 # The attributes that say more than the state, by domain: what a person asks
@@ -157,9 +155,7 @@ def _values(state: State, word: _Word = _as_is) -> list[str]:
 
 def _area_name(hass: HomeAssistant, entity_id: str) -> str | None:
     """Return the name of an entity's area, its own or its device's."""
-    entry = er.async_get(hass).async_get(entity_id)
-    area_id = area_of(entry, dr.async_get(hass))
-    area = ar.async_get(hass).async_get_area(area_id) if area_id else None
+    area = area_entry(hass, entity_id)
     return area.name if area else None
 
 

@@ -25,7 +25,13 @@ from homeassistant.components.homeassistant.exposed_entities import (
     async_should_expose,
 )
 from homeassistant.const import EVENT_STATE_CHANGED
-from homeassistant.core import Event, EventStateChangedData, HomeAssistant, callback
+from homeassistant.core import (
+    Event,
+    EventStateChangedData,
+    HomeAssistant,
+    State,
+    callback,
+)
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
@@ -183,8 +189,7 @@ class _NameIndex:
             entity_id = state.entity_id
             names.order[entity_id] = place
             entry = entities.async_get(entity_id)
-            aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
-            for name in (state.name, *aliases):
+            for name in names_of(state, entry):
                 if words := words_in(name):
                     key = words[0][:_STEM]
                     names.by_start.setdefault(key, []).append((entity_id, words))
@@ -204,6 +209,19 @@ def _renamed(data: EventStateChangedData) -> bool:
 def _index(hass: HomeAssistant) -> _NameIndex:
     """Return the home's index of names."""
     return _NameIndex(hass)
+
+
+def names_of(state: State, entry: er.RegistryEntry | None) -> list[str]:
+    """Return an entity's name and its aliases."""
+    aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
+    return [state.name, *aliases]
+
+
+def area_entry(hass: HomeAssistant, entity_id: str) -> ar.AreaEntry | None:
+    """Return an entity's area: its own, or else its device's."""
+    entry = er.async_get(hass).async_get(entity_id)
+    area_id = area_of(entry, dr.async_get(hass))
+    return ar.async_get(hass).async_get_area(area_id) if area_id else None
 
 
 def area_of(entry: er.RegistryEntry | None, devices: dr.DeviceRegistry) -> str | None:

@@ -1,13 +1,15 @@
 """The tool guard: every call ends in a result the model can use."""
 
-import json
 from typing import Any
 
 import pytest
 
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from custom_components.chatterbox.prompts import FINAL_NOTE
 from custom_components.chatterbox.tools import guard as tool_guard
 from tests.helpers.common import ask, assert_every_tool_call_answered, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
@@ -105,15 +107,24 @@ async def test_repetition_guard(
 
     assert result.response.speech["plain"]["speech"] == "Nice is sunny."
     assert len(tools["GetForecast"].calls) == 1
+    # The chat log keeps the repeat and its refusal.
+    assert refusals(hass, result.conversation_id) == ["RepeatedCall"]
+    # The model reads neither: the conversation ends on the result it asked
+    # for again, and, going round in circles, it is asked for its answer at
+    # once, rather than after the 4 rounds the agent allows.
     refused = llm_server.chat_requests[2]
-    second, note = refused["messages"][-1]["content"].split("\n\n", 1)
-    assert json.loads(second)["data"]["error"] == "RepeatedCall"
-    assert "its result is above" in json.loads(second)["data"]["error_text"]
-    # Going round in circles, the model is asked for its answer at once,
-    # rather than after the 4 rounds the agent allows.
-    assert note.startswith("Note: no tool rounds are left")
+    (forecast,) = tool_messages(refused)
+    assert forecast["content"]["data"] == {
+        "city": "Nice",
+        "forecast": "sunny",
+        "high": 21,
+    }
+    assert refused["messages"][-1]["content"].endswith(FINAL_NOTE)
     assert refused["tool_choice"] == "none"
     assert len(llm_server.chat_requests) == 3
+    # What it reads is the request before, and the note: the prompt cache holds.
+    assert refused["messages"][:-1] == llm_server.chat_requests[1]["messages"][:-1]
+    assert_every_tool_call_answered(refused)
 
 
 @pytest.mark.usefixtures("loaded_entry")
@@ -135,8 +146,9 @@ async def test_a_failed_call_is_not_run_again_as_it_was(
 
     assert result.response.speech["plain"]["speech"] == "The weather service is broken."
     assert len(tools["BrokenTool"].calls) == 1
-    _, refused = tool_messages(llm_server.chat_requests[2])
-    assert refused["content"]["data"]["error"] == "RepeatedCall"
+    assert refusals(hass, result.conversation_id) == ["RuntimeError", "RepeatedCall"]
+    (failed,) = tool_messages(llm_server.chat_requests[2])
+    assert failed["content"]["error"] is True
     assert llm_server.chat_requests[2]["tool_choice"] == "none"
     assert len(llm_server.chat_requests) == 3
     assert_every_tool_call_answered(llm_server.last_chat_request)
@@ -188,11 +200,16 @@ async def test_a_call_that_timed_out_is_tried_once_more(
 
     assert result.response.speech["plain"]["speech"] == "The service is not answering."
     assert len(tools["SlowTool"].calls) == 2
+    assert refusals(hass, result.conversation_id) == [
+        "Timeout",
+        "Timeout",
+        "RepeatedCall",
+    ]
     errors = [
         message["content"]["data"]["error"]
         for message in tool_messages(llm_server.last_chat_request)
     ]
-    assert errors == ["Timeout", "Timeout", "RepeatedCall"]
+    assert errors == ["Timeout", "Timeout"]
 
 
 @pytest.mark.usefixtures("loaded_entry")
@@ -235,3 +252,12 @@ async def test_tool_calls_after_the_turn_ended_do_not_run(
     assert result.error
     assert result.data["error"] == "TurnEnded"
     assert tools["GetForecast"].calls == []
+
+
+def refusals(hass: HomeAssistant, conversation_id: str) -> list[str]:
+    """Return the errors of the tool results that the conversation's chat log keeps."""
+    return [
+        item.result.data["error"]
+        for item in hass.data[DATA_CHAT_LOGS][conversation_id].content
+        if isinstance(item, conversation.ToolResultContent) and item.result.error
+    ]

@@ -252,6 +252,53 @@ def test_an_answer_without_words_keeps_its_turn() -> None:
     ]
 
 
+def test_calls_left_out_are_not_sent_nor_their_results() -> None:
+    """A call left out goes with its result; the calls beside it stay."""
+
+    def call(call_id: str, city: str) -> llm.ToolInput:
+        return llm.ToolInput("GetForecast", {"city": city}, id=call_id)
+
+    def result(call_id: str) -> conversation.ToolResultContent:
+        return conversation.ToolResultContent(
+            agent_id=AGENT,
+            tool_call_id=call_id,
+            tool_name="GetForecast",
+            result=llm.ToolResult({"sky": "sunny"}),
+        )
+
+    content: list[conversation.Content] = [
+        conversation.UserContent(content="Weather in Nice and Oslo?"),
+        conversation.AssistantContent(agent_id=AGENT, tool_calls=[call("a", "Nice")]),
+        result("a"),
+        conversation.AssistantContent(
+            agent_id=AGENT, tool_calls=[call("b", "Nice"), call("c", "Oslo")]
+        ),
+        result("b"),
+        result("c"),
+        conversation.AssistantContent(
+            agent_id=AGENT, content="Let me look.", tool_calls=[call("d", "Oslo")]
+        ),
+        result("d"),
+        conversation.AssistantContent(agent_id=AGENT, tool_calls=[call("e", "Oslo")]),
+        result("e"),
+    ]
+
+    messages = content_to_messages(content, leave_out={"b", "d", "e"})
+
+    assert [message["role"] for message in messages] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+    assert [call["id"] for call in messages[3]["tool_calls"]] == ["c"]
+    assert messages[4]["tool_call_id"] == "c"
+    # Words said with a call left out stay, as an answer of their own.
+    assert messages[5] == {"role": "assistant", "content": "Let me look."}
+
+
 def test_attachments_are_not_sent(tmp_path: Path) -> None:
     """Send the text of a message with an attachment."""
     messages = content_to_messages(

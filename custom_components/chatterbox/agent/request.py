@@ -42,6 +42,7 @@ from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
 from ..server.client import describe
+from ..tools.guard import refused_repeats
 from ..wire.json import sendable
 from ..wire.messages import content_to_messages, with_text_tool_calls
 from ..wire.text_calls import text_tool_prompt
@@ -106,7 +107,10 @@ def _conversation(
     agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, turn: Turn
 ) -> list[ChatCompletionMessageParam]:
     """Return the conversation as the model reads it, before it is fitted."""
-    messages = _capped(content_to_messages(chat_log.content, turn.images), turn)
+    content = chat_log.content
+    messages = _capped(
+        content_to_messages(content, turn.images, refused_repeats(content)), turn
+    )
     if turn.overview is not None:
         # The same bytes in every request: the prompt cache holds.
         messages[0] = {"role": "system", "content": sendable(turn.overview.system)}

@@ -2,7 +2,7 @@
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 import json
@@ -335,3 +335,20 @@ async def async_make_calls(
         conversation.AssistantContent(agent_id=agent_id, tool_calls=list(calls))
     ):
         pass
+
+
+def refused_repeats(content: Iterable[conversation.Content]) -> frozenset[str]:
+    """Return the ids of the calls refused as repeats, which the model is not shown.
+
+    A small model that reads its repeat and the refusal calls the same tool
+    once more, even when told to answer: it copies the pattern in front of it.
+    Without them, the conversation ends on the result the repeat asked for
+    again, and the model answers from it. The chat log keeps them.
+    """
+    return frozenset(
+        item.tool_call_id
+        for item in content
+        if isinstance(item, conversation.ToolResultContent)
+        and item.result.error
+        and item.result.data.get("error") == REPEATED_CALL
+    )

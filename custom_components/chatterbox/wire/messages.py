@@ -1,7 +1,8 @@
 """Convert chat log content to chat completions messages, and read them back."""
 
 import base64
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from openai.types.chat import (
@@ -30,16 +31,23 @@ from .json import dumps, json_or_text, sendable
 def content_to_messages(
     content: Iterable[conversation.Content],
     images: Mapping[Path, str] | None = None,
+    leave_out: Collection[str] = (),
 ) -> list[ChatCompletionMessageParam]:
     """Convert chat log content to chat completion messages.
 
     Thinking content is never sent back. The empty system message that a chat
     log starts with before the prompt is provided is left out. Attachments go
     as image parts when images holds their data URL; others are not sent.
+    The tool calls whose ids are in leave_out are not sent, nor their results.
     Every text is made encodable as UTF-8 (see sendable).
     """
     messages: list[ChatCompletionMessageParam] = []
-    for item in content:
+    sent = (
+        kept
+        for item in content
+        if (kept := _without_calls(item, leave_out) if leave_out else item) is not None
+    )
+    for item in sent:
         match item:
             case conversation.SystemContent(content=text):
                 if text:
@@ -157,6 +165,23 @@ def calls_by_id(
         for call in message.get("tool_calls", ())
         if call["type"] == "function"
     }
+
+
+def _without_calls(
+    item: conversation.Content, leave_out: Collection[str]
+) -> conversation.Content | None:
+    """Return content without the calls left out; None when nothing is left."""
+    match item:
+        case conversation.ToolResultContent() if item.tool_call_id in leave_out:
+            return None
+        case conversation.AssistantContent(tool_calls=[*calls]) if any(
+            call.id in leave_out for call in calls
+        ):
+            kept = [call for call in calls if call.id not in leave_out]
+            if not kept and not item.content:
+                return None
+            return replace(item, tool_calls=kept or None)
+    return item
 
 
 def _answer_only(message: ChatCompletionMessageParam) -> bool:

@@ -437,6 +437,33 @@ async def test_the_second_part_of_a_request_follows(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_the_second_part_follows_a_repeat_of_the_first(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for two things; the model does one, then makes that call again.
+
+    The repeat is refused; rather than being asked for its answer at once,
+    the model is told the part it left out, with its tools, and does it.
+    """
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        TURN_ON_LIGHT,
+        ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})]),
+        Text("The kitchen light is on and the pond pump is off."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert speech(result) == "The kitchen light is on and the pond pump is off."
+    assert hass.states.get("switch.pond_pump").state == "off"
+    told = llm_server.chat_requests[2]
+    assert "tool_choice" not in told
+    assert "Pond pump" in told["messages"][-1]["content"]
+    # Once it has done every part, it is asked for its answer.
+    assert llm_server.chat_requests[3]["tool_choice"] == "none"
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_value_asked_for_is_set(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

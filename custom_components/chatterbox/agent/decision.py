@@ -33,6 +33,8 @@ class RunAgain:
     """The check that gave the note or the calls: each acts once in a turn."""
     calls: tuple[llm.ToolInput, ...] = ()
     """Calls the answer described instead of making: run before the request."""
+    final: bool = False
+    """The model is to answer now: the next round is the turn's last."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +117,36 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
         LOGGER.warning("The model still called tools on the turn's last round")
         return _not_done(_unfinished(chat_log, tally), tally, command)
     if left and chat_log.unresponded_tool_results:
-        return RunAgain()
+        return _next_round(chat_log, command, tally, left, told)
     if command is None:
         return Answered()
     if (described := _described(chat_log, tools, left, told)) is not None:
         return described
     return _checked(chat_log, command, tally, left, told)
+
+
+def _next_round(
+    chat_log: conversation.ChatLog,
+    command: Command | None,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> RunAgain:
+    """Give the model its results; with no tools if it is going round in circles.
+
+    It repeated a call, or its calls failed too often, or it tried to change
+    what it was only asked about: then it is asked for its answer. But when
+    it acted on part of a request and left a part out, it is told that part
+    once, with its tools: the repeat is often of the call it made for the
+    first part.
+    """
+    if not tally.answer_now:
+        return RunAgain()
+    if command is not None and tally.acted:
+        parts = _checked_parts(chat_log, command, tally, left, told)
+        if isinstance(parts, RunAgain):
+            return parts
+    return RunAgain(final=True)
 
 
 def _checked(

@@ -167,7 +167,6 @@ async def _async_rounds(
     usage: TurnUsage,
 ) -> Decision:
     """Run rounds until one comes to something other than RunAgain."""
-    tally = _tally(guard)
     decision: Decision = RunAgain()
     number = 0
     told: set[str] = set()
@@ -179,7 +178,7 @@ async def _async_rounds(
         await async_make_calls(chat_log, agent.entity_id, decision.calls)
         # A model told to answer now would call again until the last round:
         # minutes on a local server.
-        left = 0 if tally.answer_now else turn.rounds - number
+        left = 0 if decision.final else turn.rounds - number
         # LLM_INFERENCE
         stats = StreamStats()
         request = await async_build_request(agent, chat_log, turn, left, decision.note)

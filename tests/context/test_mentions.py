@@ -169,3 +169,94 @@ async def test_a_change_in_the_home_is_found_at_once(hass: HomeAssistant) -> Non
     async_expose_entity(hass, conversation.DOMAIN, "light.garden", should_expose=True)
     await hass.async_block_till_done()
     assert find_mentions(hass, "Turn on the garden light").named == ("light.garden",)
+
+
+# A home where names stand inside each other: key, name, area.
+FANS = [
+    ("living_room_fan", "Living room fan", "Living Room"),
+    ("living_room_lamp", "Living room lamp", "Living Room"),
+    ("bedroom_fan", "Fan", "Bedroom"),
+    ("bedroom_2_fan", "Fan", "Bedroom 2"),
+    ("attic_fan", "Fan", "Attic"),
+]
+
+
+@pytest.fixture
+async def fans(hass: HomeAssistant) -> dict[str, str]:
+    """Build the home of many fans; return its areas' ids by name."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(
+        hass,
+        "input_boolean",
+        {"input_boolean": {key: {"name": name} for key, name, _ in FANS}},
+    )
+    areas = ar.async_get(hass)
+    ids = {name: areas.async_create(name).id for name in {area for *_, area in FANS}}
+    entities = er.async_get(hass)
+    for key, _, area in FANS:
+        entry = entities.async_get_or_create(
+            "input_boolean", "input_boolean", key, suggested_object_id=key
+        )
+        entities.async_update_entity(entry.entity_id, area_id=ids[area])
+        async_expose_entity(
+            hass, conversation.DOMAIN, entry.entity_id, should_expose=True
+        )
+    return ids
+
+
+async def test_a_name_inside_a_longer_one_is_part_of_it(
+    hass: HomeAssistant, fans: dict[str, str]
+) -> None:
+    """The living room fan: not the Living Room's lamp, nor every "Fan"."""
+    found = find_mentions(hass, "Turn on the living room fan")
+
+    assert found == Mentions(named=("input_boolean.living_room_fan",))
+
+
+async def test_the_area_said_again_on_its_own_counts(
+    hass: HomeAssistant, fans: dict[str, str]
+) -> None:
+    """Said once inside the fan's name and once on its own, the room is named."""
+    found = find_mentions(
+        hass, "Turn on the living room fan and everything in the living room"
+    )
+
+    assert found.named == ("input_boolean.living_room_fan",)
+    assert found.areas == (fans["Living Room"],)
+    assert found.in_areas == ("input_boolean.living_room_lamp",)
+
+
+async def test_a_shared_name_is_the_one_in_the_area_said(
+    hass: HomeAssistant, fans: dict[str, str]
+) -> None:
+    """Bedroom 2 is not the Bedroom: the fan there is the one meant."""
+    found = find_mentions(hass, "Turn on the fan in bedroom 2")
+
+    assert found.named == ("input_boolean.bedroom_2_fan",)
+    assert found.areas == (fans["Bedroom 2"],)
+    assert found.shared == ()
+
+
+async def test_a_shared_name_is_the_one_here_when_no_area_is_said(
+    hass: HomeAssistant, fans: dict[str, str]
+) -> None:
+    """Said to the attic's satellite, "the fan" is the attic's."""
+    found = find_mentions(hass, "Turn on the fan", here=fans["Attic"])
+
+    assert found.named == ("input_boolean.attic_fan",)
+    assert found.shared == ()
+
+
+async def test_a_shared_name_not_told_apart_names_all_of_them(
+    hass: HomeAssistant, fans: dict[str, str]
+) -> None:
+    """Which "Fan" is meant cannot be told: all three, marked as shared."""
+    found = find_mentions(hass, "Turn on the fan", here=fans["Living Room"])
+
+    fans_named = (
+        "input_boolean.bedroom_fan",
+        "input_boolean.bedroom_2_fan",
+        "input_boolean.attic_fan",
+    )
+    assert sorted(found.named) == sorted(fans_named)
+    assert sorted(found.shared) == sorted(fans_named)

@@ -174,6 +174,42 @@ async def test_an_alias_finds_its_device(
 
 
 @pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_a_name_inside_a_longer_one_brings_only_the_longer(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Every room has a "Fan"; the user asks for the sauna fan, which has its name.
+
+    Only the sauna fan comes into view: not the sauna's other devices (the
+    room is said as part of the fan's name), nor the other rooms' "Fan"s,
+    which the agent would otherwise hold the answer to as parts left over.
+    """
+    areas = ar.async_get(hass)
+    for room in ROOMS:
+        area = areas.async_get_area_by_name(room)
+        assert area is not None
+        add_switch(hass, f"{room}_fan".lower().replace(" ", "_"), "Fan", area.id)
+    sauna_fan = add_switch(hass, "sauna_room_fan", "Sauna fan", None)
+    turned_on = async_mock_service(hass, "switch", "turn_on")
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Sauna fan"})]),
+        Text("The sauna fan is on."),
+    )
+
+    result = await ask(hass, "Turn on the sauna fan")
+
+    assert result.response.speech["plain"]["speech"] == "The sauna fan is on."
+    assert [call.data["entity_id"] for call in turned_on] == [[sauna_fan]]
+    said = last_user_message(llm_server.chat_requests[0])
+    assert "- Sauna fan (switch)" in said
+    assert "- Fan (" not in said
+    assert "Sauna heater" not in said
+    (in_view,) = traced("chatterbox_states_in_view")
+    assert in_view["named"] == [sauna_fan]
+    assert in_view["areas"] == []
+    assert len(llm_server.chat_requests) == 2
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
 async def test_the_system_prompt_is_the_same_bytes_on_every_turn(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

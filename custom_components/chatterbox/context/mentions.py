@@ -14,7 +14,7 @@ view, not a thousand. It reads the sentence once per name: linear in the
 sentence and in the number of names.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 import re
@@ -54,6 +54,9 @@ _STEM: Final = 4
 _ENDING: Final = 3
 _WORD: Final = re.compile(r"\w+")
 
+type Span = tuple[int, int]
+"""Where a name stands in a sentence: its first word's place, and its last's + 1."""
+
 
 @dataclass(frozen=True, slots=True)
 class Mentions:
@@ -65,6 +68,8 @@ class Mentions:
     """Areas named, and the areas of the floors named: their ids."""
     in_areas: tuple[str, ...] = ()
     """The exposed entities of the named areas that were not named themselves."""
+    shared: tuple[str, ...] = ()
+    """Entities named by a name that others named share: not told apart."""
 
     @property
     def entities(self) -> tuple[str, ...]:
@@ -80,7 +85,9 @@ def turn_mentions(hass: HomeAssistant, chat_log: conversation.ChatLog) -> Mentio
     """Return what the user's message of this turn names.
 
     Only for an agent with the Assist API, which reads and acts on the home:
-    nothing is looked up for one without it.
+    nothing is looked up for one without it. A name that several devices
+    share is the one in the area of the satellite the user speaks to, as
+    Home Assistant's intents take it, when the words name no area.
     """
     api = chat_log.llm_api
     said = chat_log.content[-1] if chat_log.content else None
@@ -90,41 +97,53 @@ def turn_mentions(hass: HomeAssistant, chat_log: conversation.ChatLog) -> Mentio
         or not isinstance(said, conversation.UserContent)
     ):
         return Mentions()
-    return find_mentions(hass, said.content)
+    devices = dr.async_get(hass)
+    satellite = (
+        devices.async_get(api.llm_context.device_id)
+        if api.llm_context.device_id
+        else None
+    )
+    return find_mentions(
+        hass, said.content, satellite.area_id if satellite is not None else None
+    )
 
 
-def find_mentions(hass: HomeAssistant, sentence: str) -> Mentions:
-    """Return the exposed entities, and the areas, that a sentence names."""
+def find_mentions(
+    hass: HomeAssistant, sentence: str, here: str | None = None
+) -> Mentions:
+    """Return the exposed entities, and the areas, that a sentence names.
+
+    A name that stands inside a longer one is part of it: "living room fan"
+    names the Living room fan, not the Living Room, nor every "Fan". A name
+    that several devices share names the ones in the areas named with it, or
+    else in the area here (the satellite's); failing both, all of them, as
+    devices not told apart (Mentions.shared).
+    """
     words = Sentence(words_in(sentence[:MAX_SENTENCE_CHARS]))
     if not words.words:
         return Mentions()
-    areas = ar.async_get(hass)
-    named_areas = [
-        area.id
-        for area in areas.async_list_areas()
-        if names_any(words, (area.name, *area.aliases))
-    ]
-    for floor in fr.async_get(hass).async_list_floors():
-        if names_any(words, (floor.name, *floor.aliases)):
-            named_areas += [
-                area.id
-                for area in areas.async_list_areas()
-                if area.floor_id == floor.floor_id
-            ]
-    named_areas = list(dict.fromkeys(named_areas))
+    area_spans = _said_areas(hass, words)
     index = _index(hass).names()
-    # Only the names that start as a word of the sentence starts are read.
-    found = {
-        entity_id
-        for start in words.starts
-        for entity_id, name in index.by_start.get(start, ())
-        if words.names(name)
-    }
-    named = [
-        entity_id
-        for entity_id in sorted(found, key=index.order.__getitem__)
-        if async_should_expose(hass, conversation.DOMAIN, entity_id)
-    ][:MAX_MENTIONED]
+    # Only the names that start as a word of the sentence starts are read,
+    # and only the names of what Assist may reach.
+    by_span: dict[Span, set[str]] = {}
+    for start in words.starts:
+        for entity_id, name in index.by_start.get(start, ()):
+            if (spans := words.spans(name)) and async_should_expose(
+                hass, conversation.DOMAIN, entity_id
+            ):
+                for span in spans:
+                    by_span.setdefault(span, set()).add(entity_id)
+    kept = _outermost({*by_span, *(s for spans in area_spans.values() for s in spans)})
+    named_areas = [area for area, spans in area_spans.items() if spans & kept]
+    found: set[str] = set()
+    shared: set[str] = set()
+    for span in kept & by_span.keys():
+        entities = _told_apart(by_span[span], index.area, named_areas or [here])
+        found |= entities
+        if len(entities) > 1:
+            shared |= entities
+    named = sorted(found, key=index.order.__getitem__)[:MAX_MENTIONED]
     in_areas = [
         entity_id
         for entity_id in sorted(
@@ -133,7 +152,51 @@ def find_mentions(hass: HomeAssistant, sentence: str) -> Mentions:
         )
         if async_should_expose(hass, conversation.DOMAIN, entity_id)
     ][: MAX_MENTIONED - len(named)]
-    return Mentions(tuple(named), tuple(named_areas), tuple(in_areas))
+    return Mentions(
+        tuple(named),
+        tuple(named_areas),
+        tuple(in_areas),
+        tuple(e for e in named if e in shared),
+    )
+
+
+def _said_areas(hass: HomeAssistant, words: Sentence) -> dict[str, set[Span]]:
+    """Return where each area stands in the sentence, by name or by its floor's."""
+    areas = ar.async_get(hass)
+    said: dict[str, set[Span]] = {}
+    for area in areas.async_list_areas():
+        if spans := words.spans_of(area.name, *area.aliases):
+            said[area.id] = spans
+    for floor in fr.async_get(hass).async_list_floors():
+        if spans := words.spans_of(floor.name, *floor.aliases):
+            for area in areas.async_list_areas():
+                if area.floor_id == floor.floor_id:
+                    said.setdefault(area.id, set()).update(spans)
+    return said
+
+
+def _outermost(spans: set[Span]) -> set[Span]:
+    """Return the spans that stand inside no longer one.
+
+    Sorted by start, the longest first, a span is inside another exactly when
+    one before it ends as late or later: one pass.
+    """
+    kept: set[Span] = set()
+    end = -1
+    for span in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if span[1] > end:
+            kept.add(span)
+            end = span[1]
+    return kept
+
+
+def _told_apart(
+    entities: set[str], area: Mapping[str, str], places: Sequence[str | None]
+) -> set[str]:
+    """Return the devices of one name that are in the places, if any are."""
+    if len(entities) < 2:  # noqa: PLR2004  # one device is told apart already
+        return entities
+    return {e for e in entities if area.get(e) in places} or entities
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +207,8 @@ class _Names:
     """Entity ids with the words of each of their names, by the first word's start."""
     by_area: dict[str, list[str]]
     """The entity ids of each area."""
+    area: dict[str, str]
+    """The area of each entity that is in one."""
     order: dict[str, int]
     """Each entity's place, so that what is found keeps the home's order."""
 
@@ -184,7 +249,7 @@ class _NameIndex:
         hass = self._hass
         entities = er.async_get(hass)
         devices = dr.async_get(hass)
-        names = _Names({}, {}, {})
+        names = _Names({}, {}, {}, {})
         for place, state in enumerate(hass.states.async_all()):
             entity_id = state.entity_id
             names.order[entity_id] = place
@@ -195,6 +260,7 @@ class _NameIndex:
                     names.by_start.setdefault(key, []).append((entity_id, words))
             if (area := area_of(entry, devices)) is not None:
                 names.by_area.setdefault(area, []).append(entity_id)
+                names.area[entity_id] = area
         return names
 
 
@@ -250,16 +316,24 @@ class Sentence:
 
     def names(self, name: Sequence[str]) -> bool:
         """Tell whether the name's words stand in the sentence one after another."""
+        return bool(self.spans(name, first=True))
+
+    def spans(self, name: Sequence[str], *, first: bool = False) -> list[Span]:
+        """Return every place where the name's words stand one after another."""
         words = self.words
         if not name or name[0][:_STEM] not in self.starts or len(name) > len(words):
-            return False
-        first = name[0]
+            return []
+        found: list[Span] = []
         for start in range(len(words) - len(name) + 1):
-            if same_word(words[start], first) and all(
-                same_word(words[start + i], part) for i, part in enumerate(name[1:], 1)
-            ):
-                return True
-        return False
+            if all(same_word(words[start + i], part) for i, part in enumerate(name)):
+                found.append((start, start + len(name)))
+                if first:
+                    break
+        return found
+
+    def spans_of(self, *names: str) -> set[Span]:
+        """Return every place where any of the names stands."""
+        return {span for name in names if name for span in self.spans(words_in(name))}
 
 
 def names_any(sentence: Sentence, names: Iterable[str]) -> bool:

@@ -185,7 +185,13 @@ def request_parts(
         return ()
     entities = er.async_get(hass)
     devices = dr.async_get(hass)
-    named = [e for e in mentions.named if e.split(".", 1)[0] not in _READ_ONLY_DOMAINS]
+    # A name several devices share, not told apart by an area, is no part:
+    # which of them is meant is the model's to ask.
+    named = [
+        e
+        for e in mentions.named
+        if e.split(".", 1)[0] not in _READ_ONLY_DOMAINS and e not in mentions.shared
+    ]
     named_in = {area_of(entities.async_get(e), devices) for e in mentions.named}
     # A kind word in a device's name names that device, not the kind: the
     # "light" of "kitchen light" asks for no lights in another room.

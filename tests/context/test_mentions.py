@@ -260,3 +260,47 @@ async def test_a_shared_name_not_told_apart_names_all_of_them(
     )
     assert sorted(found.named) == sorted(fans_named)
     assert sorted(found.shared) == sorted(fans_named)
+
+
+@pytest.fixture
+async def attic(hass: HomeAssistant) -> str:
+    """Build an attic with a light, a fan and a radio; return its area id."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    area = ar.async_get(hass).async_create("Attic")
+    entities = er.async_get(hass)
+    for entity_id, name in (
+        ("light.reading_corner", "Reading corner"),
+        ("fan.ceiling", "Ceiling"),
+        ("media_player.radio", "Radio"),
+    ):
+        domain, key = entity_id.split(".")
+        entities.async_get_or_create(domain, "test", key, suggested_object_id=key)
+        entities.async_update_entity(entity_id, area_id=area.id)
+        hass.states.async_set(entity_id, "off", {"friendly_name": name})
+        async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
+    return area.id
+
+
+@pytest.mark.parametrize(
+    ("sentence", "in_areas"),
+    [
+        ("Turn off the lights in the attic", ["light.reading_corner"]),
+        ("Schalte die Lampen im Attic aus", ["light.reading_corner"]),
+        (
+            "Is the fan or the music on in the attic?",
+            ["fan.ceiling", "media_player.radio"],
+        ),
+        (
+            "Turn off everything in the attic",
+            ["fan.ceiling", "light.reading_corner", "media_player.radio"],
+        ),
+    ],
+)
+async def test_of_an_area_the_kinds_said_come(
+    hass: HomeAssistant, attic: str, sentence: str, in_areas: list[str]
+) -> None:
+    """The lights in the attic are its lights; everything in it is all of it."""
+    found = find_mentions(hass, sentence)
+
+    assert found.areas == (attic,)
+    assert sorted(found.in_areas) == in_areas

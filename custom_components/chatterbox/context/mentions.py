@@ -8,6 +8,12 @@ ignoring case, accents kept; a word also matches another with the same stem
 shared start, with at most a few letters of ending each. That covers plurals and
 the case endings of German and Polish without a word list per language.
 
+A name that stands inside a longer one said is part of it, as in Home
+Assistant's matching, where the longest name wins: "the living room fan" is
+neither the Living Room nor every device called "Fan". Of an area named, the
+devices of the kinds the words name come ("the lights in the attic",
+kinds.py), or all of them when they name none.
+
 Only entities exposed to Assist are ever found, and only up to a bound, so a
 sentence such as "everything in the house" brings a few dozen entities into
 view, not a thousand. It reads the sentence once per name: linear in the
@@ -42,6 +48,7 @@ from homeassistant.helpers import (
 from homeassistant.helpers.singleton import singleton
 
 from ..const import DOMAIN
+from .kinds import kinds_named
 
 # The most entities a sentence brings into view.
 MAX_MENTIONED: Final = 40
@@ -67,7 +74,8 @@ class Mentions:
     areas: tuple[str, ...] = ()
     """Areas named, and the areas of the floors named: their ids."""
     in_areas: tuple[str, ...] = ()
-    """The exposed entities of the named areas that were not named themselves."""
+    """The exposed entities of the named areas that were not named themselves,
+    of the kinds the sentence names, if it names any."""
     shared: tuple[str, ...] = ()
     """Entities named by a name that others named share: not told apart."""
 
@@ -144,13 +152,18 @@ def find_mentions(
         if len(entities) > 1:
             shared |= entities
     named = sorted(found, key=index.order.__getitem__)[:MAX_MENTIONED]
+    # "The lights in the attic": of an area, only the kinds the words name
+    # beside the names.
+    in_names = {place for start, end in kept for place in range(start, end)}
+    kinds = kinds_named(w for n, w in enumerate(words.words) if n not in in_names)
     in_areas = [
         entity_id
         for entity_id in sorted(
             {e for area in named_areas for e in index.by_area.get(area, ())} - found,
             key=index.order.__getitem__,
         )
-        if async_should_expose(hass, conversation.DOMAIN, entity_id)
+        if (not kinds or entity_id.split(".", 1)[0] in kinds)
+        and async_should_expose(hass, conversation.DOMAIN, entity_id)
     ][: MAX_MENTIONED - len(named)]
     return Mentions(
         tuple(named),

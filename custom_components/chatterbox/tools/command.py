@@ -31,45 +31,9 @@ from homeassistant.helpers import (
 )
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
+from ..context.kinds import kinds_named, word_list
 from ..context.mentions import Mentions, area_of
 from .outcomes import as_number
-from .questions import word_list
-
-# Words that name the devices of a domain, in English, German, Polish,
-# French, Spanish, Italian and Dutch, singular and plural.
-_DOMAIN_WORDS: Final[Mapping[str, frozenset[str]]] = {
-    "light": word_list(
-        "light lights lamp lamps licht lichter lampe lampen leuchte leuchten "
-        "światło światła lampa lampy lampę lumière lumières luz luces lámpara "
-        "lámparas luce luci lampada lampade"
-    ),
-    # Not "switch": "switch off everything" names no kind of device.
-    "switch": word_list(
-        "plug plugs socket sockets outlet outlets schalter "
-        "steckdose steckdosen przełącznik gniazdko gniazdka wtyczka prise "
-        "prises enchufe enchufes presa prese stopcontact"
-    ),
-    "fan": word_list(
-        "fan fans ventilator ventilatoren lüfter wentylator wentylatory "
-        "ventilateur ventilateurs ventilador ventiladores ventilatore"
-    ),
-    "cover": word_list(
-        "blind blinds shutter shutters curtain curtains rollladen rollläden "
-        "jalousie jalousien rolety roleta żaluzje zasłony volet volets store "
-        "stores persiana persianas tapparella tapparelle rolluik rolluiken"
-    ),
-    "media_player": word_list(
-        "tv television speaker speakers music fernseher lautsprecher musik "
-        "telewizor głośnik głośniki muzyka télé télévision enceinte musique "
-        "televisión altavoz música televisore musica"
-    ),
-    "climate": word_list(
-        "heating heater thermostat heizung thermostat ogrzewanie termostat "
-        "grzejnik chauffage thermostat calefacción termostato riscaldamento "
-        "verwarming"
-    ),
-}
-
 
 # The domains "everything" switches, when a request names no kind of device.
 _SWITCHED: Final = frozenset(
@@ -198,9 +162,7 @@ def request_parts(
     kinds = words.difference(
         *(_WORD.findall(names_of(hass, [e]).casefold()) for e in mentions.named)
     )
-    domains = {domain for domain, said in _DOMAIN_WORDS.items() if kinds & said} or (
-        _SWITCHED if kinds & _EVERYTHING else set()
-    )
+    domains = kinds_named(kinds) or (_SWITCHED if kinds & _EVERYTHING else set())
     by_area = [
         entity_id
         for entity_id in mentions.in_areas

@@ -31,17 +31,12 @@ from homeassistant.helpers import llm
 
 from ..const import CONF_ANSWER_QUESTIONS
 from ..context.in_view import describe_state
+from ..context.kinds import word_list
 from ..phrases import base_language
 from ..prompts import QUESTION_NOT_COMMAND
 from .outcomes import only_reads
 from .results import error_result
 from .targets import reach
-
-
-def word_list(text: str) -> frozenset[str]:
-    """Return the words of a list written as one line."""
-    return frozenset(text.split())
-
 
 _OPENERS: Final[Mapping[str, frozenset[str]]] = {
     "en": word_list(

@@ -264,7 +264,10 @@ async def test_a_shared_name_not_told_apart_names_all_of_them(
 
 @pytest.fixture
 async def attic(hass: HomeAssistant) -> str:
-    """Build an attic with a light, a fan and a radio; return its area id."""
+    """Build an attic with a light, a fan, a radio and a relay; return its id.
+
+    The relay is a switch called "Ceiling light".
+    """
     assert await async_setup_component(hass, "homeassistant", {})
     area = ar.async_get(hass).async_create("Attic")
     entities = er.async_get(hass)
@@ -272,6 +275,7 @@ async def attic(hass: HomeAssistant) -> str:
         ("light.reading_corner", "Reading corner"),
         ("fan.ceiling", "Ceiling"),
         ("media_player.radio", "Radio"),
+        ("switch.relay", "Ceiling light"),
     ):
         domain, key = entity_id.split(".")
         entities.async_get_or_create(domain, "test", key, suggested_object_id=key)
@@ -284,7 +288,10 @@ async def attic(hass: HomeAssistant) -> str:
 @pytest.mark.parametrize(
     ("sentence", "in_areas"),
     [
-        ("Turn off the lights in the attic", ["light.reading_corner"]),
+        (
+            "Turn off the lights in the attic",
+            ["light.reading_corner", "switch.relay"],
+        ),
         ("Schalte die Lampen im Attic aus", ["light.reading_corner"]),
         (
             "Is the fan or the music on in the attic?",
@@ -292,14 +299,22 @@ async def attic(hass: HomeAssistant) -> str:
         ),
         (
             "Turn off everything in the attic",
-            ["fan.ceiling", "light.reading_corner", "media_player.radio"],
+            [
+                "fan.ceiling",
+                "light.reading_corner",
+                "media_player.radio",
+                "switch.relay",
+            ],
         ),
     ],
 )
 async def test_of_an_area_the_kinds_said_come(
     hass: HomeAssistant, attic: str, sentence: str, in_areas: list[str]
 ) -> None:
-    """The lights in the attic are its lights; everything in it is all of it."""
+    """The lights in the attic are its lights, and the switch called a light.
+
+    Everything in it is all of it.
+    """
     found = find_mentions(hass, sentence)
 
     assert found.areas == (attic,)

@@ -54,3 +54,8 @@ def kinds_named(words: Iterable[str]) -> set[str]:
     """Return the domains that the words, folded to lower case, name."""
     said = set(words)
     return {domain for domain, names in DOMAIN_WORDS.items() if said & names}
+
+
+def kind_words(words: Iterable[str]) -> list[str]:
+    """Return the words that name a kind of device, as said."""
+    return [word for word in words if any(word in w for w in DOMAIN_WORDS.values())]

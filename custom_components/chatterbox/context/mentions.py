@@ -48,7 +48,7 @@ from homeassistant.helpers import (
 from homeassistant.helpers.singleton import singleton
 
 from ..const import DOMAIN
-from .kinds import kinds_named
+from .kinds import kind_words, kinds_named
 
 # The most entities a sentence brings into view.
 MAX_MENTIONED: Final = 40
@@ -155,14 +155,15 @@ def find_mentions(
     # "The lights in the attic": of an area, only the kinds the words name
     # beside the names.
     in_names = {place for start, end in kept for place in range(start, end)}
-    kinds = kinds_named(w for n, w in enumerate(words.words) if n not in in_names)
+    said = kind_words(w for n, w in enumerate(words.words) if n not in in_names)
+    kinds = kinds_named(said)
     in_areas = [
         entity_id
         for entity_id in sorted(
             {e for area in named_areas for e in index.by_area.get(area, ())} - found,
             key=index.order.__getitem__,
         )
-        if (not kinds or entity_id.split(".", 1)[0] in kinds)
+        if (not kinds or _of_kind(hass, entity_id, kinds, said))
         and async_should_expose(hass, conversation.DOMAIN, entity_id)
     ][: MAX_MENTIONED - len(named)]
     return Mentions(
@@ -170,6 +171,21 @@ def find_mentions(
         tuple(named_areas),
         tuple(in_areas),
         tuple(e for e in named if e in shared),
+    )
+
+
+def _of_kind(
+    hass: HomeAssistant, entity_id: str, kinds: set[str], said: Sequence[str]
+) -> bool:
+    """Tell whether a device is of a kind said: by its domain, or by its name.
+
+    A "Ceiling light" on a smart relay is a switch, and one of "the lights".
+    """
+    if entity_id.split(".", 1)[0] in kinds:
+        return True
+    state = hass.states.get(entity_id)
+    return state is not None and any(
+        same_word(word, part) for part in words_in(state.name) for word in said
     )
 
 

@@ -490,6 +490,32 @@ async def test_a_value_asked_for_is_set(
     assert traced("chatterbox_values_left") == [{"values": ["40"]}]
 
 
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_value_asked_for_is_set_after_a_repeat(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light at 40 percent; the model switches it on, twice.
+
+    The repeat is refused, and the model is told that 40 was not set, with
+    its tools, rather than being asked for its answer at once.
+    """
+    turned_on = async_mock_service(hass, "light", "turn_on")
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        TURN_ON_LIGHT,
+        ToolCalls([Call("HassLightSet", {"name": "Kitchen light", "brightness": 40})]),
+        Text("The kitchen light is at 40 percent."),
+    )
+
+    result = await ask(hass, "Set the kitchen light to 40 percent")
+
+    assert speech(result) == "The kitchen light is at 40 percent."
+    assert [call.data.get("brightness_pct") for call in turned_on] == [None, 40]
+    told = llm_server.chat_requests[2]
+    assert "tool_choice" not in told
+    assert "the user asked for 40" in told["messages"][-1]["content"]
+
+
 @pytest.fixture
 async def office(ha_core: HomeAssistant) -> list[str]:
     """Build an office of three switched devices, all on and exposed."""

@@ -6,6 +6,7 @@ import pytest
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.intent import ONOFF_DEVICE_CLASSES
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.setup import async_setup_component
@@ -405,19 +406,14 @@ async def test_a_filter_copied_whole_from_the_schema_is_dropped(
     """A small model lists every device class HassTurnOn knows: the light goes on.
 
     As written, the call matches nothing (a light has no device class), and
-    small models try it again and again.
+    small models try it again and again. The request does not list the
+    classes, so as not to invite the copy, but a model may know them.
     """
-    llm_server.reply(ToolCalls([Call("intent__HassTurnOn", {"name": "Kitchen light"})]))
-    await ask(hass, "Turn on the kitchen light")
-    spec = next(
-        tool["function"]["parameters"]
-        for tool in llm_server.last_chat_request["tools"]
-        if tool["function"]["name"] == "intent__HassTurnOn"
-    )
-    every_class = spec["properties"]["device_class"]["items"]["enum"]
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": kitchen_light}, blocking=True
-    )
+    every_class = [
+        str(device_class)
+        for classes in ONOFF_DEVICE_CLASSES
+        for device_class in classes
+    ]
     copied = {"name": "Kitchen light", "domain": ["light"], "device_class": every_class}
     llm_server.reply(
         ToolCalls([Call("intent__HassTurnOn", copied)]),
@@ -429,6 +425,15 @@ async def test_a_filter_copied_whole_from_the_schema_is_dropped(
     assert hass.states.get(kitchen_light).state == "on"
     assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
     assert "Kitchen light" in llm_server.last_chat_request["messages"][-1]["content"]
+    sent = next(
+        tool["function"]["parameters"]
+        for tool in llm_server.last_chat_request["tools"]
+        if tool["function"]["name"] == "intent__HassTurnOn"
+    )
+    assert sent["properties"]["device_class"] == {
+        "type": "array",
+        "items": {"type": "string"},
+    }
 
 
 LAMP = "light.living_room_lamp"

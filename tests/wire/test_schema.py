@@ -9,7 +9,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv, llm, selector
 
-from custom_components.chatterbox.wire.schema import format_tool
+from custom_components.chatterbox.wire.schema import format_tool, without_long_lists
 
 
 class FakeTool(llm.Tool):
@@ -220,3 +220,28 @@ def test_selectors_are_described_without_a_serializer() -> None:
     schema = parameters_of(tool, None)
 
     assert schema["properties"]["source"] == {"type": "string", "enum": ["a"]}
+
+
+def test_a_long_list_of_allowed_values_is_not_sent() -> None:
+    """Twenty-one device classes go; three forecast kinds and a lone enum stay."""
+    classes = [f"class_{n}" for n in range(21)]
+    kinds = ["daily", "hourly", "twice_daily"]
+    tool = FakeTool(
+        "HassTurnOn",
+        vol.Schema(
+            {
+                vol.Optional("device_class"): [vol.In(classes)],
+                vol.Optional("forecast"): [vol.In(kinds)],
+                vol.Optional("unit"): vol.In(classes),
+            }
+        ),
+    )
+    spec = format_tool(tool, llm.selector_serializer)
+
+    sent = dict(without_long_lists(spec)["function"]["parameters"])["properties"]
+
+    assert sent["device_class"] == {"type": "array", "items": {"type": "string"}}
+    assert sent["forecast"]["items"]["enum"] == kinds
+    assert sent["unit"]["enum"] == classes
+    plain = format_tool(FakeTool("Ping", vol.Schema({})), None)
+    assert without_long_lists(plain) is plain

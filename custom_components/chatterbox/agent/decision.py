@@ -136,16 +136,16 @@ def _next_round(
 
     It repeated a call, or its calls failed too often, or it tried to change
     what it was only asked about: then it is asked for its answer. But when
-    it acted on part of a request and left a part out, it is told that part
-    once, with its tools: the repeat is often of the call it made for the
-    first part.
+    it acted on a request and left a part of it out, or a value asked for
+    unset, it is told so once, with its tools: the repeat is often of the
+    call it made for the first part, or of a call that set no value.
     """
     if not tally.answer_now:
         return RunAgain()
     if command is not None and tally.acted:
-        parts = _checked_parts(chat_log, command, tally, left, told)
-        if isinstance(parts, RunAgain):
-            return parts
+        checked = _checked(chat_log, command, tally, left, told)
+        if isinstance(checked, RunAgain):
+            return checked
     return RunAgain(final=True)
 
 

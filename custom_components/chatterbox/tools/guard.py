@@ -24,7 +24,7 @@ from ..prompts import (
     UNREADABLE_ARGUMENTS,
 )
 from ..skills.skill import SkillTool
-from ..wire.schema import format_tool
+from ..wire.schema import format_tool, without_long_lists
 from .arguments import (
     UnreadableCall,
     by_area,
@@ -111,11 +111,12 @@ class ToolGuard(llm.APIInstance):
         """The turn's question about the home, which no call may change."""
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
-        self.specs = [format_tool(tool, self.custom_serializer) for tool in self.tools]
+        full = [format_tool(tool, self.custom_serializer) for tool in self.tools]
+        self.specs = [without_long_lists(spec) for spec in full]
         self._by_name = {tool.name: tool for tool in self.tools}
         self._parameters = {
             spec["function"]["name"]: dict(spec["function"].get("parameters", {}))
-            for spec in self.specs
+            for spec in full
         }
         self.resolve = tool_resolver(tool.name for tool in self.tools)
         self._answer_now = False

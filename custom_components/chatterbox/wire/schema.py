@@ -23,6 +23,8 @@ _DROPPED_KEYWORDS: Final = frozenset({"not", "pattern"})
 _DROPPED_OBJECT_KEYWORDS: Final = frozenset(
     {"allOf", "anyOf", "oneOf", "dependentRequired"}
 )
+# A list parameter with more allowed values than this is sent without them.
+MAX_LISTED_VALUES: Final = 10
 _SCHEMA_MAPS: Final = frozenset(
     {"properties", "patternProperties", "$defs", "definitions"}
 )
@@ -52,6 +54,42 @@ def format_tool(
     function = FunctionDefinition(name=tool.name, parameters=schema)
     if tool.description:
         function["description"] = tool.description
+    return ChatCompletionToolParam(type="function", function=function)
+
+
+def without_long_lists(spec: ChatCompletionToolParam) -> ChatCompletionToolParam:
+    """Leave out the allowed values of a list parameter that has many of them.
+
+    Small models copy such a list whole into their call: HassTurnOn with all
+    21 of its device classes, some 150 tokens, 15 seconds on a small local
+    model, for an argument that matches nothing and is dropped (arguments.py).
+    The parameter stays, as a list of strings; Home Assistant still checks
+    the values, and names the allowed ones in its error.
+    """
+    parameters: dict[str, Any] = dict(spec["function"].get("parameters") or {})
+    properties: dict[str, Any] = parameters.get("properties") or {}
+    long = [
+        name
+        for name, schema in properties.items()
+        if isinstance(schema, dict)
+        and schema.get("type") == "array"
+        and isinstance(items := schema.get("items"), dict)
+        and len(items.get("enum") or ()) > MAX_LISTED_VALUES
+    ]
+    if not long:
+        return spec
+    shortened = {
+        name: {
+            **schema,
+            "items": {k: v for k, v in schema["items"].items() if k != "enum"},
+        }
+        if name in long
+        else schema
+        for name, schema in properties.items()
+    }
+    function = FunctionDefinition(
+        **{**spec["function"], "parameters": {**parameters, "properties": shortened}}
+    )
     return ChatCompletionToolParam(type="function", function=function)
 
 

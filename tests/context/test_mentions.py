@@ -319,3 +319,16 @@ async def test_of_an_area_the_kinds_said_come(
 
     assert found.areas == (attic,)
     assert sorted(found.in_areas) == in_areas
+
+
+async def test_a_shared_name_said_nowhere_in_particular_names_all(
+    hass: HomeAssistant, fans: dict[str, str]
+) -> None:
+    """Said to no satellite, "the fan" is no more the one without an area."""
+    hass.states.async_set("fan.hall", "off", {"friendly_name": "Fan"})
+    async_expose_entity(hass, conversation.DOMAIN, "fan.hall", should_expose=True)
+
+    found = find_mentions(hass, "Turn on the fan")
+
+    assert len(found.named) == len(found.shared) == 4
+    assert "fan.hall" in found.named

@@ -116,8 +116,13 @@ class RecordingProxy:
 
     async def __aenter__(self) -> Self:
         """Listen on a free port of 127.0.0.1."""
+        # A new connection for every request: llama.cpp closes a kept-alive
+        # connection as it likes, and a request sent down one it just closed
+        # failed as "Server disconnected" (a 502 to the agent, three times in
+        # one column), a fault of the harness, not of the agent measured.
         self._session = aiohttp.ClientSession(
-            timeout=aiohttp.ClientTimeout(total=None, sock_read=None)
+            timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
+            connector=aiohttp.TCPConnector(force_close=True),
         )
         app = web.Application(client_max_size=64 << 20)
         app.router.add_route("*", "/{tail:.*}", self._forward)

@@ -223,7 +223,7 @@ def _told_apart(
     entities: set[str], area: Mapping[str, str], places: Sequence[str | None]
 ) -> set[str]:
     """Return the devices of one name that are in the places, if any are."""
-    if len(entities) < 2:  # noqa: PLR2004  # one device is told apart already
+    if len(entities) < 2 or not any(places):  # noqa: PLR2004  # one is told apart
         return entities
     return {e for e in entities if area.get(e) in places} or entities
 

@@ -298,6 +298,18 @@ TURN_ON = {
             id="optional-and-empty",
         ),
         pytest.param(
+            {"name": "Bedroom light", "device_class": ["light"]},
+            {"name": "Bedroom light"},
+            ["device_class"],
+            id="a-value-not-allowed-beside-a-name",
+        ),
+        pytest.param(
+            {"area": "Garage", "device_class": ["light"]},
+            {"area": "Garage", "device_class": ["light"]},
+            [],
+            id="a-value-not-allowed-and-no-name-to-bound-the-call",
+        ),
+        pytest.param(
             {"device_class": "door", "unknown": CLASSES},
             {"device_class": "door", "unknown": CLASSES},
             [],
@@ -308,7 +320,7 @@ TURN_ON = {
 def test_arguments_filled_in_without_meaning_are_dropped(
     arguments: dict[str, object], kept: dict[str, object], dropped: list[str]
 ) -> None:
-    """An empty optional one, or a list naming (nearly) every allowed value."""
+    """Empty optional ones; lists of every value, or of one not allowed by a name."""
     assert drop_unmeant_arguments(arguments, TURN_ON) == (kept, dropped)
 
 
@@ -434,6 +446,28 @@ async def test_a_filter_copied_whole_from_the_schema_is_dropped(
         "type": "array",
         "items": {"type": "string"},
     }
+
+
+async def test_a_device_class_made_up_beside_a_name_is_dropped(
+    hass: HomeAssistant,
+    loaded_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """The model gives the kitchen light the device class "light": it goes on.
+
+    Home Assistant refuses the class as invalid; the name picks the light.
+    """
+    made_up = {"name": "Kitchen light", "domain": ["light"], "device_class": ["light"]}
+    llm_server.reply(
+        ToolCalls([Call("intent__HassTurnOn", made_up)]),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert hass.states.get(kitchen_light).state == "on"
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
 
 
 LAMP = "light.living_room_lamp"

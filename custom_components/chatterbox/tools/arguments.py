@@ -209,6 +209,10 @@ def drop_unmeant_arguments(
     - A list that names (nearly) every value its schema allows: small models
       turn on a light with every one of HassTurnOn's device classes, a filter
       that matches no light.
+    - Beside a name, a list with a value its schema does not allow: small
+      models give a light the device class "light", which Home Assistant
+      refuses as invalid. The name picks the device; without one, the call
+      goes as it is, since without its filter it would reach more devices.
 
     Either way the call fails however often it is tried. An argument that is
     no parameter of a tool that takes no others goes too: an intent tool would
@@ -227,7 +231,11 @@ def drop_unmeant_arguments(
         or (
             isinstance(value, list)
             and isinstance(prop := properties.get(name), dict)
-            and _names_nearly_all(value, (prop.get("items") or {}).get("enum"))
+            and isinstance(enum := (prop.get("items") or {}).get("enum"), list)
+            and (
+                _names_nearly_all(value, enum)
+                or (bool(arguments.get("name")) and _names_other(value, enum))
+            )
         )
     ]
     if not dropped:
@@ -235,9 +243,15 @@ def drop_unmeant_arguments(
     return {k: v for k, v in arguments.items() if k not in dropped}, dropped
 
 
-def _names_nearly_all(values: list[Any], enum: Any) -> bool:
+def _names_other(values: list[Any], enum: list[Any]) -> bool:
+    """Tell whether a list names a value that an enum does not allow."""
+    allowed = {json.dumps(option) for option in enum}
+    return any(json.dumps(value) not in allowed for value in values)
+
+
+def _names_nearly_all(values: list[Any], enum: list[Any]) -> bool:
     """Tell whether a list names nearly every value of an enum."""
-    if not isinstance(enum, list) or len(enum) < _MIN_COPIED_ENUM:
+    if len(enum) < _MIN_COPIED_ENUM:
         return False
     allowed = {json.dumps(option) for option in enum}
     named = {json.dumps(value) for value in values} & allowed

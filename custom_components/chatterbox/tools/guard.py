@@ -243,7 +243,8 @@ class ToolGuard(llm.APIInstance):
         if not dropped:
             return tool_input
         LOGGER.debug(
-            "Dropped %s from a call to %s: empty, or naming every value allowed",
+            "Dropped %s from a call to %s: empty, or naming every value allowed, "
+            "or one not allowed beside a name",
             ", ".join(dropped),
             name,
         )

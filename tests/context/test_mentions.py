@@ -173,8 +173,8 @@ async def test_a_change_in_the_home_is_found_at_once(hass: HomeAssistant) -> Non
 
 # A home where names stand inside each other: key, name, area.
 FANS = [
-    ("living_room_fan", "Living room fan", "Living Room"),
-    ("living_room_lamp", "Living room lamp", "Living Room"),
+    ("guest_room_fan", "Guest room fan", "Guest Room"),
+    ("guest_room_lamp", "Guest room lamp", "Guest Room"),
     ("bedroom_fan", "Fan", "Bedroom"),
     ("bedroom_2_fan", "Fan", "Bedroom 2"),
     ("attic_fan", "Fan", "Attic"),
@@ -207,10 +207,10 @@ async def fans(hass: HomeAssistant) -> dict[str, str]:
 async def test_a_name_inside_a_longer_one_is_part_of_it(
     hass: HomeAssistant, fans: dict[str, str]
 ) -> None:
-    """The living room fan: not the Living Room's lamp, nor every "Fan"."""
-    found = find_mentions(hass, "Turn on the living room fan")
+    """The guest room fan: not the Guest Room's lamp, nor every "Fan"."""
+    found = find_mentions(hass, "Turn on the guest room fan")
 
-    assert found == Mentions(named=("input_boolean.living_room_fan",))
+    assert found == Mentions(named=("input_boolean.guest_room_fan",))
 
 
 async def test_the_area_said_again_on_its_own_counts(
@@ -218,12 +218,12 @@ async def test_the_area_said_again_on_its_own_counts(
 ) -> None:
     """Said once inside the fan's name and once on its own, the room is named."""
     found = find_mentions(
-        hass, "Turn on the living room fan and everything in the living room"
+        hass, "Turn on the guest room fan and everything in the guest room"
     )
 
-    assert found.named == ("input_boolean.living_room_fan",)
-    assert found.areas == (fans["Living Room"],)
-    assert found.in_areas == ("input_boolean.living_room_lamp",)
+    assert found.named == ("input_boolean.guest_room_fan",)
+    assert found.areas == (fans["Guest Room"],)
+    assert found.in_areas == ("input_boolean.guest_room_lamp",)
 
 
 async def test_a_shared_name_is_the_one_in_the_area_said(
@@ -251,7 +251,7 @@ async def test_a_shared_name_not_told_apart_names_all_of_them(
     hass: HomeAssistant, fans: dict[str, str]
 ) -> None:
     """Which "Fan" is meant cannot be told: all three, marked as shared."""
-    found = find_mentions(hass, "Turn on the fan", here=fans["Living Room"])
+    found = find_mentions(hass, "Turn on the fan", here=fans["Guest Room"])
 
     fans_named = (
         "input_boolean.bedroom_fan",

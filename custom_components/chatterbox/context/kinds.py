@@ -56,6 +56,9 @@ def kinds_named(words: Iterable[str]) -> set[str]:
     return {domain for domain, names in DOMAIN_WORDS.items() if said & names}
 
 
+_KIND_WORDS: Final = frozenset().union(*DOMAIN_WORDS.values())
+
+
 def kind_words(words: Iterable[str]) -> list[str]:
     """Return the words that name a kind of device, as said."""
-    return [word for word in words if any(word in w for w in DOMAIN_WORDS.values())]
+    return [word for word in words if word in _KIND_WORDS]

@@ -9,8 +9,8 @@ shared start, with at most a few letters of ending each. That covers plurals and
 the case endings of German and Polish without a word list per language.
 
 A name that stands inside a longer one said is part of it, as in Home
-Assistant's matching, where the longest name wins: "the living room fan" is
-neither the Living Room nor every device called "Fan". Of an area named, the
+Assistant's matching, where the longest name wins: "the guest room fan" is
+neither the Guest Room nor every device called "Fan". Of an area named, the
 devices of the kinds the words name come ("the lights in the attic",
 kinds.py), or all of them when they name none.
 
@@ -121,8 +121,8 @@ def find_mentions(
 ) -> Mentions:
     """Return the exposed entities, and the areas, that a sentence names.
 
-    A name that stands inside a longer one is part of it: "living room fan"
-    names the Living room fan, not the Living Room, nor every "Fan". A name
+    A name that stands inside a longer one is part of it: "guest room fan"
+    names the Guest room fan, not the Guest Room, nor every "Fan". A name
     that several devices share names the ones in the areas named with it, or
     else in the area here (the satellite's); failing both, all of them, as
     devices not told apart (Mentions.shared).

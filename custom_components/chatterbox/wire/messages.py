@@ -45,7 +45,7 @@ def content_to_messages(
     sent = (
         kept
         for item in content
-        if (kept := _without_calls(item, leave_out) if leave_out else item) is not None
+        if (kept := _without_calls(item, leave_out)) is not None
     )
     for item in sent:
         match item:

@@ -60,11 +60,12 @@ def format_tool(
 def without_long_lists(spec: ChatCompletionToolParam) -> ChatCompletionToolParam:
     """Leave out the allowed values of a list parameter that has many of them.
 
-    Small models copy such a list whole into their call: HassTurnOn with all
-    21 of its device classes, some 150 tokens, 15 seconds on a small local
-    model, for an argument that matches nothing and is dropped (arguments.py).
-    The parameter stays, as a list of strings; Home Assistant still checks
-    the values, and names the allowed ones in its error.
+    Small models copy such a list whole into their call (HassTurnOn with
+    every one of its device classes): a hundred tokens or more, many seconds
+    on a small local model, for an argument that matches nothing and is
+    dropped (arguments.py). The parameter stays, as a list of strings; the
+    tool still checks the values, and the guard checks calls against the
+    full schema.
     """
     parameters: dict[str, Any] = dict(spec["function"].get("parameters") or {})
     properties: dict[str, Any] = parameters.get("properties") or {}

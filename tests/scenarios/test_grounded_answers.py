@@ -464,6 +464,71 @@ async def test_the_second_part_follows_a_repeat_of_the_first(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_words_beside_a_repeat_are_followed_by_the_note_to_answer(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the kitchen light; the model answers and repeats its call.
+
+    The repeat is refused and not shown, so the conversation ends on the
+    model's words: the note to answer now comes after them as the user's,
+    not in the system prompt, and the server is asked for an answer rather
+    than to go on with those words.
+    """
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        ToolCalls(
+            [Call("HassTurnOn", {"name": "Kitchen light"})],
+            content="The kitchen light is",
+        ),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert speech(result) == "The kitchen light is on."
+    assert hass.states.get("light.kitchen_light").state == "on"
+    first, _, last = llm_server.chat_requests
+    assert last["tool_choice"] == "none"
+    assert last["messages"][0] == first["messages"][0]
+    said, told = last["messages"][-2:]
+    assert said == {"role": "assistant", "content": "The kitchen light is"}
+    assert told["role"] == "user"
+    assert "Answer the user now" in told["content"]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_the_last_round_is_asked_after_the_models_own_words(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for two things; the model does one, answers, then repeats it.
+
+    Told the part it left out, it repeats its first call instead. The repeat
+    is not shown, so the conversation ends on its own words: the note to
+    answer now comes after them, as the user's, and the system prompt stays
+    as it was, for the server's prompt cache.
+    """
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        Text("The kitchen light is on."),
+        TURN_ON_LIGHT,
+        Text("The kitchen light is on; I could not switch off the pond pump."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert speech(result) == (
+        "The kitchen light is on; I could not switch off the pond pump."
+    )
+    first, *_, last = llm_server.chat_requests
+    assert last["tool_choice"] == "none"
+    assert last["messages"][0] == first["messages"][0]
+    said, told = last["messages"][-2:]
+    assert said == {"role": "assistant", "content": "The kitchen light is on."}
+    assert told["role"] == "user"
+    assert "Answer the user now" in told["content"]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_value_asked_for_is_set(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

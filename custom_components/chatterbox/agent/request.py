@@ -261,11 +261,15 @@ def _add_note(messages: list[ChatCompletionMessageParam], note: str) -> None:
 
     At the end it leaves the prompt cache valid: in the system prompt it would
     make the server read the whole prompt again, a minute on a local model.
-    A message with parts (an image) takes it in the system prompt instead.
+    After the model's own words it is a message of its own: a request that
+    ends on them asks the server to go on with them, not to answer. A message
+    with parts (an image) takes it in the system prompt instead.
     """
     last = messages[-1]
     content = last.get("content")
-    if last["role"] in {"tool", "user"} and isinstance(content, str):
+    if last["role"] == "assistant":
+        messages.append({"role": "user", "content": note})
+    elif last["role"] in {"tool", "user"} and isinstance(content, str):
         messages[-1] = cast(
             "ChatCompletionMessageParam", {**last, "content": f"{content}\n\n{note}"}
         )

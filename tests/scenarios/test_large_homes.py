@@ -210,6 +210,46 @@ async def test_a_name_inside_a_longer_one_brings_only_the_longer(
 
 
 @pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_a_rooms_thermometer_is_read_not_acted_on(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """The boathouse has a light, a pump and a thermometer.
+
+    User switches off everything in the boathouse: the light and the pump are
+    listed to act on, the thermometer is not, as nothing switches it. User
+    then asks how warm the boathouse is: the thermometer comes with its
+    reading.
+    """
+    boathouse = ar.async_get(hass).async_create("Boathouse").id
+    add_switch(hass, "boathouse_light", "Boathouse light", boathouse)
+    add_switch(hass, "bilge_pump", "Bilge pump", boathouse)
+    entities = er.async_get(hass)
+    thermometer = entities.async_get_or_create(
+        "sensor", "test", "boathouse_temperature", original_name="Thermometer"
+    ).entity_id
+    entities.async_update_entity(thermometer, area_id=boathouse)
+    hass.states.async_set(
+        thermometer, "11", {"friendly_name": "Thermometer", "unit_of_measurement": "°C"}
+    )
+    async_expose_entity(hass, conversation.DOMAIN, thermometer, should_expose=True)
+    llm_server.reply(Text("All of them?"), Text("It is 11 degrees."))
+
+    result = await ask(hass, "Switch off everything in the boathouse")
+
+    said = last_user_message(llm_server.chat_requests[0])
+    assert "- Boathouse light (switch in Boathouse)" in said
+    assert "- Bilge pump (switch in Boathouse)" in said
+    assert "Thermometer" not in said
+    (in_view,) = traced("chatterbox_states_in_view")
+    assert thermometer in in_view["in_areas"]
+
+    await ask(hass, "How warm is it in the boathouse?", result.conversation_id)
+
+    said = last_user_message(llm_server.chat_requests[-1])
+    assert "- Thermometer (sensor in Boathouse): 11 °C" in said
+
+
+@pytest.mark.usefixtures("loaded_entry", "large_home")
 async def test_the_system_prompt_is_the_same_bytes_on_every_turn(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

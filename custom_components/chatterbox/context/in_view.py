@@ -17,6 +17,7 @@ from homeassistant.helpers import (
 )
 
 from ..prompts import DEVICES_HEADING, DEVICES_NOTE, STATES_HEADING, STATES_NOTE
+from .kinds import READ_ONLY_DOMAINS
 from .mentions import Mentions, area_entry
 from .summary import as_record
 
@@ -45,10 +46,21 @@ _MAX_VALUE_CHARS: Final = 80
 def states_note(
     hass: HomeAssistant, mentions: Mentions, *, with_states: bool = True
 ) -> str | None:
-    """Return the note with what the request names, if any: states, or names."""
+    """Return the note with what the request names, if any: states, or names.
+
+    Names are for a command: of an area's devices, those that only report
+    (a temperature sensor) are left out, as nothing switches or sets them.
+    """
+    entities = mentions.entities
+    if not with_states:
+        entities = mentions.named + tuple(
+            entity_id
+            for entity_id in mentions.in_areas
+            if entity_id.split(".", 1)[0] not in READ_ONLY_DOMAINS
+        )
     lines = [
         f"- {describe_state(hass, state, with_state=with_states)}"
-        for entity_id in mentions.entities
+        for entity_id in entities
         if (state := hass.states.get(entity_id)) is not None
     ]
     if not lines:

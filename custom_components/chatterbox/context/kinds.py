@@ -49,6 +49,23 @@ DOMAIN_WORDS: Final[Mapping[str, frozenset[str]]] = {
     ),
 }
 
+# What a request names but cannot act on: it reads them, or they report.
+READ_ONLY_DOMAINS: Final = frozenset(
+    {
+        "sensor",
+        "binary_sensor",
+        "weather",
+        "sun",
+        "zone",
+        "person",
+        "device_tracker",
+        "event",
+        "update",
+        "calendar",
+        "image",
+    }
+)
+
 
 def kinds_named(words: Iterable[str]) -> set[str]:
     """Return the domains that the words, folded to lower case, name."""

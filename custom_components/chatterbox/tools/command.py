@@ -31,7 +31,7 @@ from homeassistant.helpers import (
 )
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
-from ..context.kinds import kinds_named, word_list
+from ..context.kinds import READ_ONLY_DOMAINS, kinds_named, word_list
 from ..context.mentions import Mentions, area_of
 from .outcomes import as_number
 
@@ -50,22 +50,6 @@ _EVERYTHING: Final = word_list(
 _EXCEPT: Final = word_list(
     "except but besides apart excluding außer ausser ausgenommen oprócz poza "
     "prócz sauf excepto salvo menos tranne eccetto behalve"
-)
-# What a request names but cannot act on: it reads them, or they report.
-_READ_ONLY_DOMAINS: Final = frozenset(
-    {
-        "sensor",
-        "binary_sensor",
-        "weather",
-        "sun",
-        "zone",
-        "person",
-        "device_tracker",
-        "event",
-        "update",
-        "calendar",
-        "image",
-    }
 )
 _WORD: Final = re.compile(r"\w+")
 # A number as a person writes it: 22, 18.5, 18,5.
@@ -154,7 +138,7 @@ def request_parts(
     named = [
         e
         for e in mentions.named
-        if e.split(".", 1)[0] not in _READ_ONLY_DOMAINS and e not in mentions.shared
+        if e.split(".", 1)[0] not in READ_ONLY_DOMAINS and e not in mentions.shared
     ]
     named_in = {area_of(entities.async_get(e), devices) for e in mentions.named}
     # A kind word in a device's name names that device, not the kind: the

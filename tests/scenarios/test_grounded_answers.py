@@ -98,6 +98,28 @@ async def test_an_area_brings_its_devices_into_view(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_room_read_as_a_name_is_read_as_the_room(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks what is open in the garage; the model reads "Garage" as a name.
+
+    No device has that name, so the read is made again for the garage, and
+    the model reads the garage door's state.
+    """
+    llm_server.reply(
+        ToolCalls([Call("GetLiveContext", {"name": "Garage"})]),
+        Text("The garage door is closed."),
+    )
+
+    result = await ask(hass, "What is open in the garage?")
+
+    assert speech(result) == "The garage door is closed."
+    read = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert read["error"] is False
+    assert "Garage door" in read["data"]["result"]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_an_entity_not_exposed_is_never_shown(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

@@ -383,6 +383,25 @@ def test_by_area(arguments: dict[str, Any], expected: dict[str, Any] | None) -> 
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
+        pytest.param({"name": "Kitchen"}, {"area": "Kitchen"}, id="the-whole-room"),
+        pytest.param(
+            {"name": "living room", "domain": ["sensor", "climate"]},
+            {"domain": ["sensor", "climate"], "area": "Living Room"},
+            id="with-domains",
+        ),
+        pytest.param({"name": "Kitchen lamp"}, None, id="a-device"),
+    ],
+)
+def test_a_read_may_read_a_whole_room(
+    arguments: dict[str, Any], expected: dict[str, Any] | None
+) -> None:
+    """Asked how warm the kitchen is, the model reads "Kitchen" as a name."""
+    assert by_area(arguments, AREAS, reads=True) == expected
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
         pytest.param(
             {"name": "Thermostat", "area": "Living Room", "floor": "Living Room"},
             {"name": "Thermostat"},

@@ -269,23 +269,28 @@ _GROUP_WORDS: Final[dict[str, frozenset[str]]] = {
 }
 
 
-def by_area(arguments: dict[str, Any], areas: Iterable[str]) -> dict[str, Any] | None:
+def by_area(
+    arguments: dict[str, Any], areas: Iterable[str], *, reads: bool = False
+) -> dict[str, Any] | None:
     """Read a name like "Living room light", or "Living room", as an area.
 
     Asked to "turn off the lights in the living room", small models pass
     the name "Living room light" (Qwen2.5 1.5B does), which matches no device
     when the room's light is called "Living room lamp"; asked for everything
-    in a room, they pass the room's name as a device's. When the name is an
-    area's name, alone or followed by a word for the devices of the call's
-    domain, the arguments are returned with that area in place of the name;
-    else None. Without a domain nothing is guessed: the area alone would
-    switch everything in the room.
+    in a room, or how warm it is there, they pass the room's name as a
+    device's. When the name is an area's name, alone or followed by a word
+    for the devices of the call's domain, the arguments are returned with
+    that area in place of the name; else None. Without a domain nothing is
+    guessed for a tool that acts: the area alone would switch everything in
+    the room. A tool that only reads (reads) may read the whole room.
     """
     name, domains = arguments.get("name"), arguments.get("domain")
     if not isinstance(name, str) or "area" in arguments:
         return None
     if isinstance(domains, str):
         domains = [domains]
+    if domains is None and reads:
+        domains = []
     if not isinstance(domains, list):
         return None
     words = {

@@ -33,7 +33,7 @@ from .arguments import (
 )
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
-from .outcomes import Outcomes, not_there
+from .outcomes import Outcomes, not_there, only_reads
 from .questions import StateQuestion
 from .results import error_result
 
@@ -210,8 +210,10 @@ class ToolGuard(llm.APIInstance):
             self._timed_out.add(key)
         else:
             self._timed_out.discard(key)
-        if result.data.get("error") == NO_MATCH and (
-            meant := by_area(tool_input.tool_args, self._area_names())
+        # An intent's failed match, or a read's (GetLiveContext words its own).
+        reads = only_reads(tool)
+        if (result.data.get("error") == NO_MATCH or (reads and result.error)) and (
+            meant := by_area(tool_input.tool_args, self._area_names(), reads=reads)
             or without_missing_places(tool_input.tool_args, unmatched)
         ):
             LOGGER.debug(

@@ -177,6 +177,50 @@ async def test_a_question_the_model_did_not_answer_gets_the_states(
     assert decision == StatesAnswer(("lock.front_door",))
 
 
+@pytest.mark.parametrize(
+    ("calls", "left"), [(1, 0), (0, 3)], ids=["calls-on-the-last-round", "silence"]
+)
+async def test_a_request_acted_on_without_a_word_gets_the_states(
+    hass: HomeAssistant, calls: int, left: int
+) -> None:
+    """The lights were switched, and the model said nothing: their states answer.
+
+    What the request named comes first, in its order; then what else changed.
+    """
+    command = Command(
+        "en",
+        check_claims=True,
+        parts=("light.kitchen", "light.bedroom", "light.hall"),
+    )
+    acted_on = frozenset({"switch.fan", "light.bedroom", "light.kitchen"})
+    tally = ToolTally(acted=True, acted_on=acted_on)
+
+    decision = decide(
+        spoke(calls=calls),
+        tally,
+        log_of(hass, DONE),
+        tools=TOOLS,
+        left=left,
+        command=command,
+    )
+
+    assert decision == StatesAnswer(("light.kitchen", "light.bedroom", "switch.fan"))
+
+
+async def test_a_call_of_unknown_reach_is_no_states_answer(
+    hass: HomeAssistant,
+) -> None:
+    """A script ran, whose devices cannot be told: no states are said."""
+    command = Command("en", check_claims=True, parts=("light.kitchen",))
+    tally = ToolTally(acted=True, acted_on=None)
+
+    decision = decide(
+        spoke(), tally, log_of(hass, DONE), tools=TOOLS, left=3, command=command
+    )
+
+    assert decision == Fail("empty_response")
+
+
 async def test_a_turn_that_changed_something_is_not_said_not_found(
     hass: HomeAssistant,
 ) -> None:

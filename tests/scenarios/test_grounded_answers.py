@@ -684,6 +684,35 @@ async def test_a_yes_that_starts_like_a_question_still_runs_the_held_call(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_request_done_without_a_word_gets_the_states(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light and the pump; the model does both, then goes silent.
+
+    It repeats its last call, and told to answer, writes the call again as
+    text. The user hears the states of what was changed, as they are now,
+    rather than that the model gave no answer.
+    """
+    pump_off = ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})])
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"}), *pump_off.calls]),
+        pump_off,
+        Text('{"name": "HassTurnOff", "arguments": {"name": "Pond pump"}}'),
+    )
+
+    result = await say(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert speech(result) == (
+        "Here is what I see now: Kitchen light: On; Pond pump: Off."
+    )
+    assert llm_server.last_chat_request["tool_choice"] == "none"
+    assert traced("chatterbox_states_answer") == [
+        {"entities": ["light.kitchen_light", "switch.pond_pump"]}
+    ]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_question_the_model_leaves_unanswered_gets_the_state(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

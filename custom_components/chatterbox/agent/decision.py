@@ -68,6 +68,9 @@ class Fail:
     key: str
 
 
+# The most states the agent says in its own answer: a room of lamps is a
+# sentence, not a list read out for a minute.
+_MAX_STATES_SAID: Final = 10
 # The checks that give the model a note, once each in a turn.
 _CLAIM: Final = "claim"
 _DESCRIBED: Final = "described"
@@ -272,7 +275,9 @@ def _not_done(
     A request for a device the home does not have is no fault of the server
     or of the agent: the user hears what was not found, rather than an error.
     A question about devices the model did not answer is answered with their
-    states, which the agent reads itself.
+    states, which the agent reads itself; so is a request the model acted on
+    without a word after: the states of what its calls changed, as they are
+    now, say what was done and nothing more.
     """
     if tally.missing and not tally.acted:
         LOGGER.info("Nothing matched %s; saying so", ", ".join(tally.missing))
@@ -280,6 +285,11 @@ def _not_done(
     if command is not None and command.asked_about:
         LOGGER.info("The model did not answer the question; saying the states")
         return StatesAnswer(command.asked_about)
+    if command is not None and tally.acted and tally.acted_on:
+        LOGGER.info("The model acted, then gave no answer; saying the states")
+        named = [part for part in command.parts if part in tally.acted_on]
+        rest = sorted(tally.acted_on.difference(named))
+        return StatesAnswer((*named, *rest)[:_MAX_STATES_SAID])
     return Fail(key)
 
 

@@ -120,6 +120,47 @@ async def test_a_room_read_as_a_name_is_read_as_the_room(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_name_copied_from_the_record_finds_its_device(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks about the front door; the model reads it by the record's line.
+
+    "Front door (lock in Hallway)" is no name; the read is made again for
+    "Front door", and the model reads the lock's state.
+    """
+    llm_server.reply(
+        ToolCalls([Call("GetLiveContext", {"name": "Front door (lock in Hallway)"})]),
+        Text("Yes, it is locked."),
+    )
+
+    result = await ask(hass, "Is the front door locked?")
+
+    assert speech(result) == "Yes, it is locked."
+    read = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    assert read["error"] is False
+    assert "Front door" in read["data"]["result"]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_sensitive_call_by_the_records_line_still_waits_for_yes(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks to unlock; the model names the door as the record writes it.
+
+    The call made again by the name alone is checked like any other: the
+    user is asked first, and the door stays locked.
+    """
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOff", {"name": "Front door (lock in Hallway)"})])
+    )
+
+    result = await say(hass, "Unlock the front door")
+
+    assert speech(result) == "Do you want me to unlock Front door?"
+    assert hass.states.get("lock.front_door").state == "locked"
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_an_entity_not_exposed_is_never_shown(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

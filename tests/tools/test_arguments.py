@@ -18,6 +18,7 @@ from custom_components.chatterbox.tools.arguments import (
     drop_unmeant_arguments,
     parse_tool_arguments,
     without_missing_places,
+    without_record_details,
 )
 from tests.helpers.common import ask, tool_result
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
@@ -422,6 +423,26 @@ def test_a_place_not_found_beside_a_name_is_left_out(
     """The name finds the device; a place that does not exist goes."""
     # Home Assistant names what it did not find, not whether it was the area.
     assert without_missing_places(arguments, ["Living Room", "Attic"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        pytest.param("Front door (lock in Hallway)", "Front door", id="whole-line"),
+        pytest.param("Front door (lock): unlocked", "Front door", id="with-state"),
+        pytest.param("Lamp(light)", "Lamp", id="no-space"),
+        pytest.param("(lock)", None, id="nothing-before"),
+        pytest.param("Front door", None, id="a-plain-name"),
+    ],
+)
+def test_a_name_copied_with_the_records_details_is_the_name(
+    name: str, expected: str | None
+) -> None:
+    """The model copies the record's line; the name before the brackets is meant."""
+    meant = without_record_details({"name": name, "domain": ["lock"]})
+    assert meant == (
+        None if expected is None else {"name": expected, "domain": ["lock"]}
+    )
 
 
 # Calls Home Assistant's intents would refuse, read as the user meant them:

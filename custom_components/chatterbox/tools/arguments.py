@@ -330,6 +330,22 @@ def without_missing_places(
     return {key: value for key, value in arguments.items() if key not in gone}
 
 
+def without_record_details(arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """Read a name copied with what the record said after it as the name alone.
+
+    The states and names after a request read "Front door (lock in Hallway):
+    unlocked", and small models pass the whole line, or its first part, as
+    the name. With such a name the arguments are returned with the name
+    before the brackets; else None.
+    """
+    name = arguments.get("name")
+    if not isinstance(name, str) or "(" not in name:
+        return None
+    if not (bare := name.split("(", 1)[0].strip()):
+        return None
+    return {**arguments, "name": bare}
+
+
 def _folded(text: str) -> str:
     """Return text as compared: case and spacing ignored."""
     return " ".join(text.casefold().split())

@@ -30,6 +30,7 @@ from .arguments import (
     by_area,
     drop_unmeant_arguments,
     without_missing_places,
+    without_record_details,
 )
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
@@ -215,6 +216,7 @@ class ToolGuard(llm.APIInstance):
         if (result.data.get("error") == NO_MATCH or (reads and result.error)) and (
             meant := by_area(tool_input.tool_args, self._area_names(), reads=reads)
             or without_missing_places(tool_input.tool_args, unmatched)
+            or without_record_details(tool_input.tool_args)
         ):
             LOGGER.debug(
                 "Nothing matched %s: calling %s with %s instead",

@@ -97,11 +97,10 @@ SAMPLES = {
         "",
         [turn_on("Kitchen Light")],
     ),
-    "a result written back stays text": Sample(
-        '<tool_response>\n{"speech": {}, "response_type": "action_done"}\n'
+    "a result written back is made up, and dropped": Sample(
+        'It is warm.\n<tool_response>\n{"temperature": 22, "unit": "°C"}\n'
         "</tool_response>",
-        '<tool_response>\n{"speech": {}, "response_type": "action_done"}\n'
-        "</tool_response>",
+        "It is warm.\n",
         [],
     ),
     "hermes around a fence": Sample(
@@ -256,6 +255,14 @@ def test_unclosed_calls_stay_text_at_the_end() -> None:
     for answer in cut_off:
         assert read([answer]) == Read(answer, []), answer
         assert read(answer) == Read(answer, []), answer
+
+
+def test_a_made_up_result_cut_off_is_dropped_with_the_rest() -> None:
+    """A result the model writes itself is made up, closed or not."""
+    answer = 'Here it is.\n<tool_response>\n{"temperature": 22, "unit": "°'
+
+    assert read([answer]) == Read("Here it is.\n", [])
+    assert read(answer) == Read("Here it is.\n", [])
 
 
 def test_a_whole_call_without_its_closing_tag_is_still_a_call() -> None:

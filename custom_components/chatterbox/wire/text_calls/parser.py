@@ -43,9 +43,10 @@ class TextToolCallParser:
     candidate call is held until it is complete.
 
     Joined, the text pieces are the input without the calls: nothing else is
-    dropped, added or reordered. Only the calls whose every name accepts maps
-    to an offered tool become calls; a block with an unknown name, an
-    unreadable one or one cut off by the end of the stream stays text. A call
+    dropped, added or reordered, but for a result the model wrote itself in
+    the results' tags. Only the calls whose every name accepts maps to an
+    offered tool become calls; a block with an unknown name, an unreadable
+    one or one cut off by the end of the stream stays text. A call
     whose closing tag or fence never came but whose JSON is whole is still a
     call, for servers that stop at the closing tag.
     """
@@ -128,13 +129,16 @@ class TextToolCallParser:
                 self._reader = None
                 self._release(self._buffer[:length])
                 self._in_fence = in_fence
-            case Calls(length=length, calls=calls):
+            case Calls(length=length, calls=calls, result=result):
                 self._reader = None
                 mapped = [
                     (self._accepts(name), arguments) for name, arguments in calls or ()
                 ]
                 if not mapped or any(name is None for name, _ in mapped):
-                    self._release(self._buffer[:length])
+                    if result:
+                        self._buffer = self._buffer[length:]
+                    else:
+                        self._release(self._buffer[:length])
                 else:
                     self._buffer = self._buffer[length:]
                     self._out.extend(

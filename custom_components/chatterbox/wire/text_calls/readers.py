@@ -56,6 +56,9 @@ class Calls:
 
     length: int
     calls: list[Call] | None
+    result: bool = False
+    """Whether the block was written in the results' tags: without calls of
+    offered tools it is a result the model made up, and is dropped."""
 
 
 type Verdict = Text | Calls | None
@@ -83,6 +86,8 @@ class _Tags:
     """The characters the body may start with, after whitespace."""
     whole_span: bool = False
     """Whether the calls are read from the tags and body, not the body alone."""
+    result: bool = False
+    """Whether these are the tags results come back in (see Calls.result)."""
 
 
 class _Tagged(Reader):
@@ -110,12 +115,15 @@ class _Tagged(Reader):
         end = buffer.find(tags.closer, body_start)
         if end >= 0:
             length = end + len(tags.closer)
-            return Calls(length, self._parse(buffer[:length], end, salvage=True))
+            calls = self._parse(buffer[:length], end, salvage=True)
+            return Calls(length, calls, result=tags.result)
         if not final:
             return None
         # A whole call without its closing tag: the server stopped at the tag.
+        # A result cut off is made up all the same.
         calls = self._parse(buffer + tags.closer, len(buffer), salvage=False)
-        return Calls(len(buffer), calls) if calls else not_a_call
+        whole = calls or tags.result
+        return Calls(len(buffer), calls, result=tags.result) if whole else not_a_call
 
     def _parse(self, span: str, end: int, *, salvage: bool) -> list[Call] | None:
         """Read the calls of a span whose closing tag starts at end."""
@@ -263,11 +271,11 @@ class _Mistral(OpenJson):
 OPENERS: Final[tuple[tuple[str, Callable[[], Reader]], ...]] = (
     (TOOL_CALL_OPEN, lambda: _Tagged(_Tags(TOOL_CALL_OPEN, TOOL_CALL_CLOSE))),
     # Told that results come back in these tags, small models (Qwen2.5-Coder
-    # 1.5B) write their call in them too. A result written back holds no call
-    # of an offered tool, so it stays text.
+    # 1.5B) write their call in them too. Or a result of their own, in place
+    # of calling ({"temperature": 22}): made up, never shown or spoken.
     (
         TOOL_RESPONSE_OPEN,
-        lambda: _Tagged(_Tags(TOOL_RESPONSE_OPEN, TOOL_RESPONSE_CLOSE)),
+        lambda: _Tagged(_Tags(TOOL_RESPONSE_OPEN, TOOL_RESPONSE_CLOSE, result=True)),
     ),
     (
         _FUNCTION_CALLS,

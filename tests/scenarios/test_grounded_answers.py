@@ -592,6 +592,34 @@ async def test_the_last_round_is_asked_after_the_models_own_words(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_model_that_does_a_done_part_again_is_asked_for_its_answer(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light and the pump; the model does both, then the light again.
+
+    Its second call on the light asks for nothing new: the next request is
+    the last, without tools, rather than another round of redoing.
+    """
+    llm_server.reply(
+        ToolCalls(
+            [
+                Call("HassTurnOn", {"name": "Kitchen light"}),
+                Call("HassTurnOff", {"name": "Pond pump"}),
+            ]
+        ),
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light", "domain": ["light"]})]),
+        Text("The kitchen light is on and the pond pump is off."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert speech(result) == "The kitchen light is on and the pond pump is off."
+    _, second, last = llm_server.chat_requests
+    assert "tool_choice" not in second
+    assert last["tool_choice"] == "none"
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_value_asked_for_is_set(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

@@ -81,6 +81,27 @@ async def test_the_record_keeps_what_calls_changed_and_missed(
     assert outcomes.acted_on is None
 
 
+async def test_a_call_that_acts_again_on_what_was_done_is_a_redo(
+    hass: HomeAssistant,
+) -> None:
+    """The light and the pump were switched; switching the light again is a redo.
+
+    A call that reaches anything new is none.
+    """
+    outcomes = Outcomes(hass, CONTEXT)
+    done = llm.ToolResult({"success": True})
+    light = Reach(frozenset({"light.kitchen"}), frozenset())
+    both = Reach(frozenset({"light.kitchen"}), frozenset({"switch.pump"}))
+    call = llm.ToolInput("free", {})
+
+    outcomes.add(call, FreeTool(), both, done, [])
+    assert not outcomes.redone
+    outcomes.add(call, FreeTool(), Reach(frozenset(), frozenset()), done, [])
+    assert not outcomes.redone
+    outcomes.add(call, FreeTool(), light, done, [])
+    assert outcomes.redone
+
+
 async def test_a_reach_that_cannot_be_worked_out_is_unknown(
     hass: HomeAssistant, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -63,8 +63,9 @@ class ToolTally:
     """The sensitive calls held back for the user's yes."""
     answer_now: bool = False
     """The next request asks for the answer, without tools: a call was refused
-    as a repeat (the model goes round in circles), calls failed
-    MAX_FAILED_CALLS times, or a sensitive call was refused for good."""
+    as a repeat, or acted again only on what was acted on (the model goes
+    round in circles), calls failed MAX_FAILED_CALLS times, or a sensitive
+    call was refused for good."""
     missing: tuple[str, ...] = ()
     """What the turn's calls named that the home does not have, as named."""
     acted: bool = False
@@ -144,7 +145,7 @@ class ToolGuard(llm.APIInstance):
         outcomes = self._outcomes
         return ToolTally(
             tuple(held),
-            answer_now=self._answer_now,
+            answer_now=self._answer_now or outcomes.redone,
             missing=tuple(outcomes.missing),
             acted=outcomes.acted,
             values=frozenset(outcomes.values),

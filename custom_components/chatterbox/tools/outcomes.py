@@ -70,6 +70,8 @@ class Outcomes:
         """What calls asked for that the home does not have, as they named it."""
         self.values: set[float] = set()
         """The numbers that calls which may change something ran with."""
+        self.redone = False
+        """A call acted again on nothing but what calls before it acted on."""
 
     def reach_of(self, tool: llm.Tool, tool_args: Mapping[str, Any]) -> Reach | None:
         """Return what a call that may change something would reach, if known."""
@@ -102,6 +104,7 @@ class Outcomes:
         if reached is None or self.acted_on is None:
             self.acted_on = None
         else:
+            self.redone |= bool(reached.every) and reached.every <= self.acted_on
             self.acted_on |= reached.every
 
 

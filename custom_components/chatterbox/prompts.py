@@ -108,6 +108,13 @@ CLAIM_NOTE: Final = (
     "otherwise tell the user what was and was not done."
 )
 
+# A result the model wrote itself in place of calling (left out of its answer).
+MADE_UP_NOTE: Final = (
+    "Note: you wrote a tool result yourself; it was made up, and the user did "
+    "not see it. Results come only from calling a tool: call it now, or answer "
+    "without it."
+)
+
 # Parts of a request that no call acted on, after the model's answer.
 PARTS_NOTE: Final = (
     "Note: not done yet: {names}. Call the tools for {them} now, then answer."

@@ -18,7 +18,7 @@ from custom_components.chatterbox.agent.decision import (
     StatesAnswer,
     decide,
 )
-from custom_components.chatterbox.prompts import CLAIM_NOTE
+from custom_components.chatterbox.prompts import CLAIM_NOTE, MADE_UP_NOTE
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
@@ -219,6 +219,28 @@ async def test_a_call_of_unknown_reach_is_no_states_answer(
     )
 
     assert decision == Fail("empty_response")
+
+
+@pytest.mark.parametrize(
+    ("left", "told", "expected"),
+    [
+        (3, frozenset(), RunAgain(MADE_UP_NOTE, "made_up")),
+        (3, frozenset({"made_up"}), Fail("empty_response")),
+        (1, frozenset(), Fail("empty_response")),
+    ],
+    ids=["told-once", "not-twice", "not-on-the-last-round"],
+)
+async def test_a_made_up_result_gets_the_model_one_more_round(
+    hass: HomeAssistant, left: int, told: frozenset[str], expected: object
+) -> None:
+    """The model wrote a result in place of a call: it is told, once, with tools."""
+    stats = StreamStats(finish_reason="stop", made_up=1)
+
+    decision = decide(
+        stats, ToolTally(), log_of(hass), tools=TOOLS, left=left, told=told
+    )
+
+    assert decision == expected
 
 
 async def test_a_turn_that_changed_something_is_not_said_not_found(

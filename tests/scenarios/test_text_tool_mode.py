@@ -189,3 +189,35 @@ async def test_a_guess_written_before_a_call_is_not_read_back(
     assert call["role"] == "assistant"
     assert call["content"].startswith("<tool_call>")
     assert "already on" not in json.dumps(llm_server.chat_requests[1]["messages"])
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
+)
+async def test_a_result_the_model_makes_up_is_never_heard(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    kitchen_light: str,
+) -> None:
+    """User asks for the light; the model writes a result instead of calling.
+
+    The made-up result is not heard. The model is told so, makes the call,
+    and answers from the real result.
+    """
+    await set_up(hass, config_entry)
+    llm_server.reply(
+        Text('<tool_response>\n{"state": "on"}\n</tool_response>'),
+        Text(_written(FORMATS["hermes"])),
+        Text("The kitchen light is on."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert result.response.speech["plain"]["speech"] == "The kitchen light is on."
+    assert hass.states.get(kitchen_light).state == "on"
+    told = llm_server.chat_requests[1]["messages"][-1]
+    assert told["role"] == "user"
+    assert "made up" in told["content"]
+    assert '"state": "on"' not in json.dumps(llm_server.chat_requests[1]["messages"])

@@ -418,6 +418,7 @@ async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> N
         "thinking_chars": 2,
         "tool_calls": 1,
         "cut_short": False,
+        "made_up": 0,
     }
     json.dumps(stats.as_dict())
 
@@ -548,6 +549,24 @@ async def test_a_call_written_as_text_becomes_a_tool_call() -> None:
     assert stats.tool_calls == 1
     assert stats.content_chars == 0
     assert not isinstance(tool_input, UnreadableCall)
+
+
+async def test_a_result_the_model_writes_itself_is_counted_and_left_out() -> None:
+    """The model writes a result in the results' tags: no text, no call, one made up."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("<tool_response>\n"),
+            chunk('{"temperature": 22}\n</tool_response>'),
+            chunk(finish_reason="stop"),
+        ],
+        stats,
+        text_tools=offered("HassTurnOn"),
+    )
+
+    assert joined(deltas, "content") is None
+    assert (stats.made_up, stats.tool_calls, stats.content_chars) == (1, 0, 0)
 
 
 async def test_text_calls_are_yielded_with_the_native_ones_at_the_finish() -> None:

@@ -8,7 +8,7 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from ..const import LOGGER
-from ..prompts import CLAIM_NOTE, PARTS_NOTE, VALUES_NOTE
+from ..prompts import CLAIM_NOTE, MADE_UP_NOTE, PARTS_NOTE, VALUES_NOTE
 from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
 from ..tools.command import Command, left_over, names_of, values_left
@@ -74,6 +74,7 @@ _MAX_STATES_SAID: Final = 10
 # The checks that give the model a note, once each in a turn.
 _CLAIM: Final = "claim"
 _DESCRIBED: Final = "described"
+_MADE_UP: Final = "made_up"
 _PARTS: Final = "parts"
 _VALUES: Final = "values"
 
@@ -103,9 +104,8 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     """
     if tally.held:
         return AskUser()
-    if stats.finish_reason == "content_filter":
-        LOGGER.warning("The server's content filter stopped the answer")
-        return Fail("content_filtered")
+    if (unsound := _unsound(stats, left, told)) is not None:
+        return unsound
     if stats.content_chars or not stats.tool_calls:
         if not stats.content_chars:
             LOGGER.warning(
@@ -126,6 +126,21 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     if (described := _described(chat_log, tools, left, told)) is not None:
         return described
     return _checked(chat_log, command, tally, left, told)
+
+
+def _unsound(stats: StreamStats, left: int, told: frozenset[str]) -> Decision | None:
+    """Return what an answer that cannot stand comes to; None for any other.
+
+    The server's filter stopped it; or the model wrote a tool's result itself
+    in place of the call that would give one, which it is told once.
+    """
+    if stats.finish_reason == "content_filter":
+        LOGGER.warning("The server's content filter stopped the answer")
+        return Fail("content_filtered")
+    if stats.made_up and not stats.tool_calls and left > 1 and _MADE_UP not in told:
+        LOGGER.info("The model made up a tool result; asking it to call")
+        return RunAgain(MADE_UP_NOTE, _MADE_UP)
+    return None
 
 
 def _next_round(

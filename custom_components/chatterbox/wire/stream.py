@@ -61,6 +61,9 @@ class StreamStats:
     cut_short: bool = False
     """The reader stopped before the end: the answer outgrew the room kept for it."""
 
+    made_up: int = 0
+    """Tool results the model wrote itself, left out of the answer."""
+
     @property
     def empty(self) -> bool:
         """Return whether the response had no content, thinking or tool call."""
@@ -80,6 +83,7 @@ class StreamStats:
             "thinking_chars": self.thinking_chars,
             "tool_calls": self.tool_calls,
             "cut_short": self.cut_short,
+            "made_up": self.made_up,
         }
 
 
@@ -166,6 +170,8 @@ class _Transformer:
         """Return the delta for what is left when the stream ends."""
         content, thinking = self._splitter.flush()
         update = self._text(self._filtered(content, final=True), thinking)
+        if self._answer is not None:
+            self.stats.made_up = self._answer.made_up
         if self._tool_calls:
             update["tool_calls"] = self._tool_calls.take(self.stats)
         return update
@@ -221,6 +227,11 @@ class _AnswerFilter:
         self._speech = speech
         self._started = False
         self._spaces = ""
+
+    @property
+    def made_up(self) -> int:
+        """Return how many results the model wrote itself, left out."""
+        return self._text_tools.made_up if self._text_tools is not None else 0
 
     def feed(self, text: str, *, final: bool) -> tuple[str, list[TextToolCall]]:
         """Return the text to yield and the calls that text completes."""

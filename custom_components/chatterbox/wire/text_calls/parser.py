@@ -60,6 +60,8 @@ class TextToolCallParser:
         self._at_start = True
         self._in_fence = False
         self._out: list[TextPiece] = []
+        self.made_up = 0
+        """How many results the model wrote itself, left out of the text."""
 
     def feed(self, text: str) -> list[TextPiece]:
         """Read more of the answer; return the text and calls it completes."""
@@ -137,6 +139,7 @@ class TextToolCallParser:
                 if not mapped or any(name is None for name, _ in mapped):
                     if result:
                         self._buffer = self._buffer[length:]
+                        self.made_up += 1
                     else:
                         self._release(self._buffer[:length])
                 else:

@@ -8,6 +8,8 @@ import aiohttp
 from freezegun.api import FrozenDateTimeFactory
 import pytest
 
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.util.unit_system import US_CUSTOMARY_SYSTEM
@@ -273,8 +275,28 @@ async def test_unknown_place(
     assert result["error"] is True
     assert result["data"]["error"] == "UnknownPlace"
     assert "'Xyzzyville'" in result["data"]["error_text"]
+    assert "weather_forecast" not in result["data"]["error_text"]
     # No forecast is asked for a place that was not found.
     assert aioclient_mock.call_count == 1
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_here_is_no_place_but_the_homes_weather_is_named(
+    hass: HomeAssistant, llm_server: LLMServer, aioclient_mock: AiohttpClientMocker
+) -> None:
+    """The model asks Open-Meteo for "outside": it hears of the home's weather tool."""
+    hass.states.async_set("weather.home", "sunny", {"friendly_name": "Home"})
+    async_expose_entity(hass, conversation.DOMAIN, "weather.home", should_expose=True)
+    aioclient_mock.get(GEOCODING_URL, json=NOTHING)
+
+    result = await call_tool(
+        hass, llm_server, "What's it like outside?", PLACE, {"place": "outside"}
+    )
+
+    assert result["data"]["error"] == "UnknownPlace"
+    assert result["data"]["error_text"].endswith(
+        "For the weather at home, or outside it, use weather_forecast."
+    )
 
 
 @pytest.mark.usefixtures("loaded_entry")

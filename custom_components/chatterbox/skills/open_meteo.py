@@ -11,8 +11,12 @@ from typing import Any, Final, override
 
 import probatio
 
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_should_expose,
+)
+from homeassistant.components.weather.const import DOMAIN as WEATHER_DOMAIN
 from homeassistant.const import UnitOfTemperature
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import llm
 
 from ..phrases import base_language
@@ -125,11 +129,17 @@ class WeatherAtPlaceTool(SkillTool):
         try:
             location = await _async_geocode(hass, place, language)
             if location is None:
+                # Small models pass "outside" or "here" as the place.
+                home = (
+                    " For the weather at home, or outside it, use weather_forecast."
+                    if exposed_weather(hass, llm_context.assistant)
+                    else ""
+                )
                 return error_result(
                     "UnknownPlace",
                     f"{SERVICE} knows no place called {place!r}. Ask the user "
                     "which place they mean, or try the town's name alone, or "
-                    "'Town, Country'.",
+                    f"'Town, Country'.{home}",
                 )
             forecast = await _async_forecast(hass, location, days, us_units=us_units)
         except ServiceError as err:
@@ -137,6 +147,18 @@ class WeatherAtPlaceTool(SkillTool):
         data = {"place": _place_name(location), **forecast, "source": SERVICE}
         self.cache.put(key, data)
         return llm.ToolResult(data=data)
+
+
+def exposed_weather(hass: HomeAssistant, assistant: str) -> list[State]:
+    """Return the weather entities exposed to the assistant."""
+    return sorted(
+        (
+            state
+            for state in hass.states.async_all(WEATHER_DOMAIN)
+            if async_should_expose(hass, assistant, state.entity_id)
+        ),
+        key=lambda state: state.entity_id,
+    )
 
 
 async def _async_geocode(

@@ -10,9 +10,6 @@ from typing import Any, Final, cast, override
 
 import probatio
 
-from homeassistant.components.homeassistant.exposed_entities import (
-    async_should_expose,
-)
 from homeassistant.components.weather.const import (
     DOMAIN as WEATHER_DOMAIN,
     SERVICE_GET_FORECASTS,
@@ -29,7 +26,7 @@ from homeassistant.helpers import intent, llm
 from homeassistant.util import dt as dt_util
 
 from ..tools.results import error_result
-from .open_meteo import WeatherAtPlaceTool
+from .open_meteo import WeatherAtPlaceTool, exposed_weather
 from .readable import compass, condition, day_label, hour_label, local_time
 from .skill import Skill, SkillTool, compact, reads_only
 
@@ -90,7 +87,7 @@ class WeatherForecastTool(SkillTool):
         llm_context: llm.LLMContext,
     ) -> llm.ToolResult:
         """Read the weather entity's state and ask it for its forecast."""
-        exposed = _exposed_weather(hass, llm_context.assistant)
+        exposed = exposed_weather(hass, llm_context.assistant)
         if not exposed:
             return error_result(
                 "NoWeatherEntity",
@@ -136,18 +133,6 @@ class WeatherForecastTool(SkillTool):
         if name is None and len(exposed) > 1:
             data["other_weather_entities"] = [s.name for s in exposed if s is not state]
         return llm.ToolResult(data=data)
-
-
-def _exposed_weather(hass: HomeAssistant, assistant: str) -> list[State]:
-    """Return the weather entities exposed to the assistant."""
-    return sorted(
-        (
-            state
-            for state in hass.states.async_all(WEATHER_DOMAIN)
-            if async_should_expose(hass, assistant, state.entity_id)
-        ),
-        key=lambda state: state.entity_id,
-    )
 
 
 def _home(hass: HomeAssistant, exposed: list[State]) -> State:

@@ -213,12 +213,12 @@ async def test_a_name_inside_a_longer_one_brings_only_the_longer(
 async def test_a_rooms_thermometer_is_read_not_acted_on(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:
-    """The boathouse has a light, a pump and a thermometer.
+    """The boathouse has a light, a pump, a heater and a thermometer.
 
     User switches off everything in the boathouse: the light and the pump are
-    listed to act on, the thermometer is not, as nothing switches it. User
-    then asks how warm the boathouse is: the thermometer comes with its
-    reading.
+    listed to act on; the thermometer is not, as nothing switches it, nor the
+    heater, which "everything" does not switch. User then asks how warm the
+    boathouse is: the thermometer comes with its reading.
     """
     boathouse = ar.async_get(hass).async_create("Boathouse").id
     add_switch(hass, "boathouse_light", "Boathouse light", boathouse)
@@ -232,6 +232,12 @@ async def test_a_rooms_thermometer_is_read_not_acted_on(
         thermometer, "11", {"friendly_name": "Thermometer", "unit_of_measurement": "°C"}
     )
     async_expose_entity(hass, conversation.DOMAIN, thermometer, should_expose=True)
+    heater = entities.async_get_or_create(
+        "climate", "test", "boathouse_heater", original_name="Heater"
+    ).entity_id
+    entities.async_update_entity(heater, area_id=boathouse)
+    hass.states.async_set(heater, "heat", {"friendly_name": "Heater"})
+    async_expose_entity(hass, conversation.DOMAIN, heater, should_expose=True)
     llm_server.reply(Text("All of them?"), Text("It is 11 degrees."))
 
     result = await ask(hass, "Switch off everything in the boathouse")
@@ -240,8 +246,9 @@ async def test_a_rooms_thermometer_is_read_not_acted_on(
     assert "- Boathouse light (switch in Boathouse)" in said
     assert "- Bilge pump (switch in Boathouse)" in said
     assert "Thermometer" not in said
+    assert "Heater" not in said
     (in_view,) = traced("chatterbox_states_in_view")
-    assert thermometer in in_view["in_areas"]
+    assert {thermometer, heater} <= set(in_view["in_areas"])
 
     await ask(hass, "How warm is it in the boathouse?", result.conversation_id)
 

@@ -17,7 +17,7 @@ from homeassistant.helpers import (
 )
 
 from ..prompts import DEVICES_HEADING, DEVICES_NOTE, STATES_HEADING, STATES_NOTE
-from .kinds import READ_ONLY_DOMAINS
+from .kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS
 from .mentions import Mentions, area_entry
 from .summary import as_record
 
@@ -48,15 +48,19 @@ def states_note(
 ) -> str | None:
     """Return the note with what the request names, if any: states, or names.
 
-    Names are for a command: of an area's devices, those that only report
-    (a temperature sensor) are left out, as nothing switches or sets them.
+    Names are for a command: of an area's devices, the ones it asks to act
+    on, as the check of its parts reads it. Those of the kinds it names, or
+    with none named, those that switch on and off ("switch off everything in
+    the living room" leaves the thermostat as it is); never those that only
+    report (a temperature sensor), as nothing switches or sets them.
     """
     entities = mentions.entities
     if not with_states:
         entities = mentions.named + tuple(
             entity_id
             for entity_id in mentions.in_areas
-            if entity_id.split(".", 1)[0] not in READ_ONLY_DOMAINS
+            if (domain := entity_id.split(".", 1)[0]) not in READ_ONLY_DOMAINS
+            and (mentions.of_kinds or domain in SWITCHED_DOMAINS)
         )
     lines = [
         f"- {describe_state(hass, state, with_state=with_states)}"

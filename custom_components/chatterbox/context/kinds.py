@@ -49,6 +49,10 @@ DOMAIN_WORDS: Final[Mapping[str, frozenset[str]]] = {
     ),
 }
 
+# The domains "everything" switches, when a request names no kind of device.
+SWITCHED_DOMAINS: Final = frozenset(
+    {"light", "switch", "fan", "input_boolean", "media_player", "humidifier"}
+)
 # What a request names but cannot act on: it reads them, or they report.
 READ_ONLY_DOMAINS: Final = frozenset(
     {

@@ -78,6 +78,8 @@ class Mentions:
     of the kinds the sentence names, if it names any."""
     shared: tuple[str, ...] = ()
     """Entities named by a name that others named share: not told apart."""
+    of_kinds: bool = False
+    """Whether the sentence names kinds of devices, which in_areas keeps to."""
 
     @property
     def entities(self) -> tuple[str, ...]:
@@ -171,6 +173,7 @@ def find_mentions(
         tuple(named_areas),
         tuple(in_areas),
         tuple(e for e in named if e in shared),
+        of_kinds=bool(kinds),
     )
 
 

@@ -31,14 +31,15 @@ from homeassistant.helpers import (
 )
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
-from ..context.kinds import READ_ONLY_DOMAINS, kinds_named, word_list
+from ..context.kinds import (
+    READ_ONLY_DOMAINS,
+    SWITCHED_DOMAINS,
+    kinds_named,
+    word_list,
+)
 from ..context.mentions import Mentions, area_of
 from .outcomes import as_number
 
-# The domains "everything" switches, when a request names no kind of device.
-_SWITCHED: Final = frozenset(
-    {"light", "switch", "fan", "input_boolean", "media_player", "humidifier"}
-)
 # Words for everything and all: an area named without a kind of device is a
 # part only with one of them ("switch off everything in the kitchen", not
 # "set the kitchen to 21 degrees").
@@ -146,7 +147,7 @@ def request_parts(
     kinds = words.difference(
         *(_WORD.findall(names_of(hass, [e]).casefold()) for e in mentions.named)
     )
-    domains = kinds_named(kinds) or (_SWITCHED if kinds & _EVERYTHING else set())
+    domains = kinds_named(kinds) or (SWITCHED_DOMAINS if kinds & _EVERYTHING else set())
     by_area = [
         entity_id
         for entity_id in mentions.in_areas

@@ -115,6 +115,13 @@ MADE_UP_NOTE: Final = (
     "without it."
 )
 
+# A call that failed, made again: the repeat is not shown, so without this
+# note the next request would be the one before, and its answer the same.
+FAILED_AGAIN_NOTE: Final = (
+    "Note: {name} failed with these arguments already; the same call fails "
+    "the same way. Do what its error says, try something else, or answer."
+)
+
 # Parts of a request that no call acted on, after the model's answer.
 PARTS_NOTE: Final = (
     "Note: not done yet: {names}. Call the tools for {them} now, then answer."

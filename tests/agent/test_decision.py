@@ -534,3 +534,32 @@ async def test_a_call_that_worked_but_was_repeated_is_no_failure(
     result = await ask(hass, "And now?", "circling")
     assert result.response.speech["plain"]["speech"] == "Paris is sunny."
     assert_every_tool_call_answered(llm_server.last_chat_request)
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_failed_call_made_again_is_told_once_with_its_tools(
+    hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
+) -> None:
+    """The model repeats a call that failed: it is told so, and tries another.
+
+    Without the note, the next request would read as the one before (the
+    repeat is not shown), and the model would answer it the same way.
+    """
+    broken = Call("BrokenTool", {"city": "Paris"})
+    llm_server.reply(
+        ToolCalls([broken]),
+        ToolCalls([broken]),
+        ToolCalls([Call("GetForecast", {"city": "Paris"})]),
+        Text("Paris is sunny."),
+    )
+
+    result = await ask(hass, "Weather in Paris?", "failed-again")
+
+    assert result.response.speech["plain"]["speech"] == "Paris is sunny."
+    assert len(tools["BrokenTool"].calls) == 1
+    told = llm_server.chat_requests[2]
+    assert "tool_choice" not in told
+    assert told["messages"][-1]["content"].startswith(
+        "Note: BrokenTool failed with these arguments already"
+    )
+    assert_every_tool_call_answered(llm_server.last_chat_request)

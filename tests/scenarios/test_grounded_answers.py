@@ -647,6 +647,31 @@ async def test_a_value_asked_for_is_set(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_value_said_but_never_set_is_not_left_standing(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light at 40 percent; the model only ever switches it on.
+
+    Told that 40 was not set, it repeats its call, then says the light is at
+    40 percent: the user hears last that 40 could not be set.
+    """
+    turned_on = async_mock_service(hass, "light", "turn_on")
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        Text("The kitchen light is on."),
+        TURN_ON_LIGHT,
+        Text("The kitchen light is at 40 percent."),
+    )
+
+    result = await ask(hass, "Set the kitchen light to 40 percent")
+
+    assert speech(result) == "Sorry, I could not set 40 just now."
+    assert [call.data.get("brightness_pct") for call in turned_on] == [None]
+    assert llm_server.last_chat_request["tool_choice"] == "none"
+    assert traced("chatterbox_values_not_set") == [{"values": ["40"]}]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_value_asked_for_is_set_after_a_repeat(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:
@@ -779,6 +804,32 @@ async def test_a_request_done_without_a_word_gets_the_states(
     assert traced("chatterbox_states_answer") == [
         {"entities": ["light.kitchen_light", "switch.pond_pump"]}
     ]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize(
+    ("answer", "heard"),
+    [
+        ("Is the front door locked?", "Here is what I see now: Front door: Locked."),
+        (
+            "The front door is locked. Anything else?",
+            "The front door is locked. Anything else?",
+        ),
+    ],
+    ids=["asked-back", "answered-then-asked"],
+)
+async def test_a_question_answered_with_a_question_gets_the_state(
+    hass: HomeAssistant, llm_server: LLMServer, answer: str, heard: str
+) -> None:
+    """User asks about the door; the model says the question back: the state answers.
+
+    An answer that says something before its question stands.
+    """
+    llm_server.reply(Text(answer))
+
+    result = await say(hass, "Is the front door locked?")
+
+    assert speech(result) == heard
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")

@@ -133,24 +133,32 @@ async def test_a_failed_call_is_not_run_again_as_it_was(
 ) -> None:
     """The call failed; the model makes it again, word for word.
 
-    It would fail the same way (a device that is not there), so it is refused
-    and the model is asked for its answer: the user hears it at once, not
-    after the rounds run out.
+    It would fail the same way (a device that is not there), so it is refused,
+    and the model is told so, once; made again, it is asked for its answer:
+    the user hears it then, not after the rounds run out.
     """
     same = Call("BrokenTool", {"city": "Oslo"})
     llm_server.reply(
-        ToolCalls([same]), ToolCalls([same]), Text("The weather service is broken.")
+        ToolCalls([same]),
+        ToolCalls([same]),
+        ToolCalls([same]),
+        Text("The weather service is broken."),
     )
 
     result = await ask(hass, "Weather in Oslo?")
 
     assert result.response.speech["plain"]["speech"] == "The weather service is broken."
     assert len(tools["BrokenTool"].calls) == 1
-    assert refusals(hass, result.conversation_id) == ["RuntimeError", "RepeatedCall"]
-    (failed,) = tool_messages(llm_server.chat_requests[2])
+    assert refusals(hass, result.conversation_id) == [
+        "RuntimeError",
+        "RepeatedCall",
+        "RepeatedCall",
+    ]
+    (failed,) = tool_messages(llm_server.chat_requests[3])
     assert failed["content"]["error"] is True
-    assert llm_server.chat_requests[2]["tool_choice"] == "none"
-    assert len(llm_server.chat_requests) == 3
+    assert "tool_choice" not in llm_server.chat_requests[2]
+    assert llm_server.chat_requests[3]["tool_choice"] == "none"
+    assert len(llm_server.chat_requests) == 4
     assert_every_tool_call_answered(llm_server.last_chat_request)
 
 

@@ -2,16 +2,23 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+import re
 from typing import Final
 
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from ..const import LOGGER
-from ..prompts import CLAIM_NOTE, MADE_UP_NOTE, PARTS_NOTE, VALUES_NOTE
+from ..prompts import (
+    CLAIM_NOTE,
+    FAILED_AGAIN_NOTE,
+    MADE_UP_NOTE,
+    PARTS_NOTE,
+    VALUES_NOTE,
+)
 from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
-from ..tools.command import Command, left_over, names_of, values_left
+from ..tools.command import Command, left_over, names_of, said_values, values_left
 from ..tools.guard import REPEATED_CALL, ToolTally
 from ..tools.names import tool_resolver
 from ..wire.stream import StreamStats
@@ -62,6 +69,13 @@ class NothingDone:
 
 
 @dataclass(frozen=True, slots=True)
+class NotSet:
+    """The answer says a number was set that no call set, even after a note."""
+
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     """The turn ends without an answer; the user hears the error of this key."""
 
@@ -71,15 +85,25 @@ class Fail:
 # The most states the agent says in its own answer: a room of lamps is a
 # sentence, not a list read out for a minute.
 _MAX_STATES_SAID: Final = 10
+# Where a sentence ends inside an answer: a stop, a mark, a colon.
+_SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
 # The checks that give the model a note, once each in a turn.
 _CLAIM: Final = "claim"
 _DESCRIBED: Final = "described"
+_FAILED_AGAIN: Final = "failed_again"
 _MADE_UP: Final = "made_up"
 _PARTS: Final = "parts"
 _VALUES: Final = "values"
 
 type Decision = (
-    Answered | RunAgain | AskUser | NotFound | StatesAnswer | NothingDone | Fail
+    Answered
+    | RunAgain
+    | AskUser
+    | NotFound
+    | StatesAnswer
+    | NothingDone
+    | NotSet
+    | Fail
 )
 
 
@@ -156,7 +180,9 @@ def _next_round(
     what it was only asked about: then it is asked for its answer. But when
     it acted on a request and left a part of it out, or a value asked for
     unset, it is told so once, with its tools: the repeat is often of the
-    call it made for the first part, or of a call that set no value.
+    call it made for the first part, or of a call that set no value. And
+    when it repeated a call that had failed, it is told that, once, with its
+    tools: the error it did not follow may say what to call instead.
     """
     if not tally.answer_now:
         return RunAgain()
@@ -164,6 +190,9 @@ def _next_round(
         checked = _checked(chat_log, command, tally, left, told)
         if isinstance(checked, RunAgain):
             return checked
+    if left > 1 and _FAILED_AGAIN not in told and (name := _failed_again(chat_log)):
+        LOGGER.info("The model made a failed call again; telling it so")
+        return RunAgain(FAILED_AGAIN_NOTE.format(name=name), _FAILED_AGAIN)
     return RunAgain(final=True)
 
 
@@ -174,8 +203,16 @@ def _checked(
     left: int,
     told: frozenset[str],
 ) -> Decision:
-    """Hold a command's answer to the request: no claim alone, every part done."""
+    """Hold a command's answer to the request: no claim alone, every part done.
+
+    A question about devices answered with nothing but a question back ("Is
+    the front door locked?", the user's own words, or an example of the
+    prompt's) is answered with the states of what it asked about.
+    """
     if not tally.acted:
+        if command.asked_about and _asks_back(_answer(chat_log)):
+            LOGGER.info("The model answered a question with one; saying the states")
+            return StatesAnswer(command.asked_about)
         return _checked_claim(chat_log, command, left, told)
     parts = _checked_parts(chat_log, command, tally, left, told)
     if not isinstance(parts, Answered):
@@ -261,12 +298,20 @@ def _checked_values(
     tally: ToolTally,
     left: int,
     told: frozenset[str],
-) -> Answered | RunAgain:
+) -> Answered | RunAgain | NotSet:
     """Answer, unless a number asked for was set by no call: then once more.
 
-    "Dim the lamp to 20 percent" answered by switching the lamp on.
+    "Dim the lamp to 20 percent" answered by switching the lamp on. When no
+    round is left for it, an answer that says the number anyway ("it is at
+    20 percent") is not left standing: the agent says it was not set.
     """
-    if left <= 1 or _VALUES in told or not (rest := values_left(command, tally.values)):
+    if not (rest := values_left(command, tally.values)):
+        return Answered()
+    if left <= 1 or _VALUES in told:
+        if claimed := said_values(_answer(chat_log), rest):
+            LOGGER.info("The answer says %s, which no call set", claimed)
+            chat_log.async_trace({"chatterbox_values_not_set": {"values": claimed}})
+            return NotSet(tuple(claimed))
         return Answered()
     LOGGER.info("No call set %s; asking again", rest)
     chat_log.async_trace({"chatterbox_values_left": {"values": rest}})
@@ -280,6 +325,12 @@ def _answer(chat_log: conversation.ChatLog) -> str:
     if isinstance(answer, conversation.AssistantContent):
         return answer.content or ""
     return ""
+
+
+def _asks_back(answer: str) -> bool:
+    """Tell whether an answer is one question and nothing else."""
+    text = answer.strip()
+    return text.endswith("?") and _SENTENCE_END.search(text[:-1]) is None
 
 
 def _not_done(
@@ -326,6 +377,25 @@ def _tools_ran(chat_log: conversation.ChatLog) -> bool:
         if isinstance(content, conversation.UserContent):
             break
     return False
+
+
+def _failed_again(chat_log: conversation.ChatLog) -> str | None:
+    """Return the tool of the round's repeat, when the call it repeats had failed.
+
+    The round's results are all repeats the guard refused; the last call
+    that ran failed.
+    """
+    repeated: str | None = None
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.UserContent):
+            return None
+        if not isinstance(content, conversation.ToolResultContent):
+            continue
+        if content.result.data.get("error") == REPEATED_CALL:
+            repeated = repeated or content.tool_name
+            continue
+        return repeated if repeated is not None and content.result.error else None
+    return None
 
 
 def _last_call_failed(chat_log: conversation.ChatLog) -> bool:

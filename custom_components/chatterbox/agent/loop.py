@@ -44,6 +44,7 @@ from .decision import (
     Fail,
     NotFound,
     NothingDone,
+    NotSet,
     RunAgain,
     StatesAnswer,
     decide,
@@ -142,6 +143,14 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                 # The model's claim stays in the history; the last words say
                 # that it was not so.
                 await _async_say_phrase(agent, chat_log, language, "nothing_done")
+            case NotSet(values):
+                await _async_say_phrase(
+                    agent,
+                    chat_log,
+                    language,
+                    "values_not_set",
+                    values=", ".join(values),
+                )
             case Fail(key):
                 raise user_error(key)
     # OUTPUT: the answer is the chat log's last message, for the caller.

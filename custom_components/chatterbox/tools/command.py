@@ -190,6 +190,17 @@ def values_left(command: Command, used: frozenset[float]) -> list[str]:
     ]
 
 
+def said_values(answer: str, values: Sequence[str]) -> list[str]:
+    """Return the values of a request that an answer says: "50" of "set to 50 %"."""
+    said = [n for n in map(as_number, _NUMBER.findall(answer)) if n is not None]
+    return [
+        value
+        for value in values
+        if (number := as_number(value)) is not None
+        and any(math.isclose(number, other) for other in said)
+    ]
+
+
 def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
     """Name entities for the model: "Kitchen light, Hall lamp"."""
     return ", ".join(

@@ -98,47 +98,32 @@ async def test_an_area_brings_its_devices_into_view(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
-async def test_a_room_read_as_a_name_is_read_as_the_room(
-    hass: HomeAssistant, llm_server: LLMServer
+@pytest.mark.parametrize(
+    ("question", "name", "found"),
+    [
+        ("What is open in the garage?", "Garage", "Garage door"),
+        ("Is the front door locked?", "Front door (lock in Hallway)", "Front door"),
+    ],
+    ids=["a-room-as-a-name", "the-records-line"],
+)
+async def test_a_read_by_what_is_no_name_is_made_again_as_meant(
+    hass: HomeAssistant, llm_server: LLMServer, question: str, name: str, found: str
 ) -> None:
-    """User asks what is open in the garage; the model reads "Garage" as a name.
+    """User asks; the model reads by a room's name, or by the record's line.
 
-    No device has that name, so the read is made again for the garage, and
-    the model reads the garage door's state.
+    No device has that name, so the read is made again for the room, or
+    for the name before the brackets, and the model reads the state.
     """
     llm_server.reply(
-        ToolCalls([Call("GetLiveContext", {"name": "Garage"})]),
-        Text("The garage door is closed."),
+        ToolCalls([Call("GetLiveContext", {"name": name})]), Text("Here it is.")
     )
 
-    result = await ask(hass, "What is open in the garage?")
+    result = await ask(hass, question)
 
-    assert speech(result) == "The garage door is closed."
+    assert speech(result) == "Here it is."
     read = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
     assert read["error"] is False
-    assert "Garage door" in read["data"]["result"]
-
-
-@pytest.mark.usefixtures("loaded_entry", "guarded_home")
-async def test_a_name_copied_from_the_record_finds_its_device(
-    hass: HomeAssistant, llm_server: LLMServer
-) -> None:
-    """User asks about the front door; the model reads it by the record's line.
-
-    "Front door (lock in Hallway)" is no name; the read is made again for
-    "Front door", and the model reads the lock's state.
-    """
-    llm_server.reply(
-        ToolCalls([Call("GetLiveContext", {"name": "Front door (lock in Hallway)"})]),
-        Text("Yes, it is locked."),
-    )
-
-    result = await ask(hass, "Is the front door locked?")
-
-    assert speech(result) == "Yes, it is locked."
-    read = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
-    assert read["error"] is False
-    assert "Front door" in read["data"]["result"]
+    assert found in read["data"]["result"]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -527,66 +512,53 @@ async def test_the_second_part_follows_a_repeat_of_the_first(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
-async def test_words_beside_a_repeat_are_followed_by_the_note_to_answer(
-    hass: HomeAssistant, llm_server: LLMServer
+@pytest.mark.parametrize(
+    ("request_", "replies", "words"),
+    [
+        (
+            "Turn on the kitchen light",
+            [
+                TURN_ON_LIGHT,
+                ToolCalls(
+                    [Call("HassTurnOn", {"name": "Kitchen light"})],
+                    content="The kitchen light is",
+                ),
+            ],
+            "The kitchen light is",
+        ),
+        (
+            "Turn on the kitchen light and turn off the pond pump",
+            [TURN_ON_LIGHT, Text("The kitchen light is on."), TURN_ON_LIGHT],
+            "The kitchen light is on.",
+        ),
+    ],
+    ids=["words-beside-a-repeat", "told-a-part-then-a-repeat"],
+)
+async def test_the_last_round_is_asked_after_the_models_own_words(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    request_: str,
+    replies: list[Text | ToolCalls],
+    words: str,
 ) -> None:
-    """User asks for the kitchen light; the model answers and repeats its call.
+    """User asks; the model says some words, and its last call is a repeat.
 
     The repeat is refused and not shown, so the conversation ends on the
     model's words: the note to answer now comes after them as the user's,
-    not in the system prompt, and the server is asked for an answer rather
-    than to go on with those words.
+    not in the system prompt (the server's prompt cache holds), and the
+    server is asked for an answer rather than to go on with those words.
     """
-    llm_server.reply(
-        TURN_ON_LIGHT,
-        ToolCalls(
-            [Call("HassTurnOn", {"name": "Kitchen light"})],
-            content="The kitchen light is",
-        ),
-        Text("The kitchen light is on."),
-    )
+    llm_server.reply(*replies, Text("Done as far as I could."))
 
-    result = await ask(hass, "Turn on the kitchen light")
+    result = await ask(hass, request_)
 
-    assert speech(result) == "The kitchen light is on."
+    assert speech(result) == "Done as far as I could."
     assert hass.states.get("light.kitchen_light").state == "on"
-    first, _, last = llm_server.chat_requests
-    assert last["tool_choice"] == "none"
-    assert last["messages"][0] == first["messages"][0]
-    said, told = last["messages"][-2:]
-    assert said == {"role": "assistant", "content": "The kitchen light is"}
-    assert told["role"] == "user"
-    assert "Answer the user now" in told["content"]
-
-
-@pytest.mark.usefixtures("loaded_entry", "guarded_home")
-async def test_the_last_round_is_asked_after_the_models_own_words(
-    hass: HomeAssistant, llm_server: LLMServer
-) -> None:
-    """User asks for two things; the model does one, answers, then repeats it.
-
-    Told the part it left out, it repeats its first call instead. The repeat
-    is not shown, so the conversation ends on its own words: the note to
-    answer now comes after them, as the user's, and the system prompt stays
-    as it was, for the server's prompt cache.
-    """
-    llm_server.reply(
-        TURN_ON_LIGHT,
-        Text("The kitchen light is on."),
-        TURN_ON_LIGHT,
-        Text("The kitchen light is on; I could not switch off the pond pump."),
-    )
-
-    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
-
-    assert speech(result) == (
-        "The kitchen light is on; I could not switch off the pond pump."
-    )
     first, *_, last = llm_server.chat_requests
     assert last["tool_choice"] == "none"
     assert last["messages"][0] == first["messages"][0]
     said, told = last["messages"][-2:]
-    assert said == {"role": "assistant", "content": "The kitchen light is on."}
+    assert said == {"role": "assistant", "content": words}
     assert told["role"] == "user"
     assert "Answer the user now" in told["content"]
 

@@ -27,6 +27,13 @@ FORMATS = {
 }
 
 
+# An agent told to write its calls as text, whatever the server can parse.
+TEXT_MODE_AGENT = pytest.mark.parametrize(
+    "agent_data",
+    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
+)
+
+
 def _written(form: str) -> str:
     """Return the call in a format, with the arguments filled in."""
     return form % json.dumps(TURN_ON) if "%s" in form else form
@@ -161,10 +168,7 @@ async def test_a_server_that_refuses_tools_mid_conversation(
     assert issue is not None
 
 
-@pytest.mark.parametrize(
-    "agent_data",
-    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
-)
+@TEXT_MODE_AGENT
 async def test_a_guess_written_before_a_call_is_not_read_back(
     hass: HomeAssistant,
     config_entry: MockConfigEntry,
@@ -191,10 +195,7 @@ async def test_a_guess_written_before_a_call_is_not_read_back(
     assert "already on" not in json.dumps(llm_server.chat_requests[1]["messages"])
 
 
-@pytest.mark.parametrize(
-    "agent_data",
-    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
-)
+@TEXT_MODE_AGENT
 async def test_a_result_the_model_makes_up_is_never_heard(
     hass: HomeAssistant,
     config_entry: MockConfigEntry,

@@ -205,9 +205,9 @@ def _checked(
 ) -> Decision:
     """Hold a command's answer to the request: no claim alone, every part done.
 
-    A question about devices answered with nothing but a question back ("Is
-    the front door locked?", the user's own words, or an example of the
-    prompt's) is answered with the states of what it asked about.
+    A question about devices answered with nothing but a question back (the
+    user's own words, or an example of the prompt's) is answered with the
+    states of what it asked about.
     """
     if not tally.acted:
         if command.asked_about and _asks_back(_answer(chat_log)):
@@ -382,19 +382,16 @@ def _tools_ran(chat_log: conversation.ChatLog) -> bool:
 def _failed_again(chat_log: conversation.ChatLog) -> str | None:
     """Return the tool of the round's repeat, when the call it repeats had failed.
 
-    The round's results are all repeats the guard refused; the last call
-    that ran failed.
+    The round ends on a repeat the guard refused, and the last call that
+    ran failed.
     """
-    repeated: str | None = None
-    for content in reversed(chat_log.content):
-        if isinstance(content, conversation.UserContent):
-            return None
-        if not isinstance(content, conversation.ToolResultContent):
-            continue
-        if content.result.data.get("error") == REPEATED_CALL:
-            repeated = repeated or content.tool_name
-            continue
-        return repeated if repeated is not None and content.result.error else None
+    last = chat_log.content[-1]
+    if (
+        isinstance(last, conversation.ToolResultContent)
+        and last.result.data.get("error") == REPEATED_CALL
+        and _last_call_failed(chat_log)
+    ):
+        return last.tool_name
     return None
 
 

@@ -51,7 +51,7 @@ def states_note(
     Names are for a command: of an area's devices, the ones it asks to act
     on, as the check of its parts reads it. Those of the kinds it names, or
     with none named, those that switch on and off ("switch off everything in
-    the living room" leaves the thermostat as it is); never those that only
+    the study" leaves its thermostat as it is); never those that only
     report (a temperature sensor), as nothing switches or sets them.
     """
     entities = mentions.entities

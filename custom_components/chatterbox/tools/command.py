@@ -16,7 +16,7 @@ The words for kinds of devices are data, one entry per domain, in the
 languages of the question words (questions.py).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import math
 import re
@@ -185,8 +185,7 @@ def values_left(command: Command, used: frozenset[float]) -> list[str]:
     return [
         value
         for value in command.values
-        if (number := as_number(value)) is not None
-        and not any(math.isclose(number, other) for other in used)
+        if (number := as_number(value)) is not None and not _among(number, used)
     ]
 
 
@@ -196,9 +195,13 @@ def said_values(answer: str, values: Sequence[str]) -> list[str]:
     return [
         value
         for value in values
-        if (number := as_number(value)) is not None
-        and any(math.isclose(number, other) for other in said)
+        if (number := as_number(value)) is not None and _among(number, said)
     ]
+
+
+def _among(number: float, numbers: Iterable[float]) -> bool:
+    """Tell whether a number is one of the numbers, as floats compare."""
+    return any(math.isclose(number, other) for other in numbers)
 
 
 def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:

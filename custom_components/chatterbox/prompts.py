@@ -108,6 +108,21 @@ CLAIM_NOTE: Final = (
     "otherwise tell the user what was and was not done."
 )
 
+# A request that names devices to act on, answered before any tool ran and
+# without a claim ("the light is still off"): nothing changed either.
+NOT_ACTED_NOTE: Final = (
+    "Note: no tool call has run in this turn, so {names} did not change. If "
+    "the user asked for a change now, call the tool; otherwise tell the user "
+    "what was and was not done."
+)
+
+# A question answered with nothing but a question, before any tool ran.
+ASKED_BACK_NOTE: Final = (
+    "Note: you answered the user's question with a question. Answer it: call "
+    "the tool that tells, or say what you know. Ask back only for what the "
+    "user alone can tell."
+)
+
 # A result the model wrote itself in place of calling (left out of its answer).
 MADE_UP_NOTE: Final = (
     "Note: you wrote a tool result yourself; it was made up, and the user did "

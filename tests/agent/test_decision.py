@@ -8,7 +8,8 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.chatterbox.agent.decision import (
+from custom_components.chatterbox.agent.decision import decide
+from custom_components.chatterbox.agent.outcome import (
     Answered,
     AskUser,
     Fail,
@@ -16,7 +17,6 @@ from custom_components.chatterbox.agent.decision import (
     NothingDone,
     RunAgain,
     StatesAnswer,
-    decide,
 )
 from custom_components.chatterbox.prompts import CLAIM_NOTE, MADE_UP_NOTE
 from custom_components.chatterbox.tools.command import Command

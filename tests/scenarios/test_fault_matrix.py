@@ -72,6 +72,10 @@ from tests.helpers.llm_server import (
 
 TURN_ON = "intent__HassTurnOn"
 CONFIRMED = "The kitchen light is on."
+# An answer that acts on nothing and stands: a question back.
+ASKED = "Do you mean the kitchen light?"
+# The answer after a call that failed.
+COULD_NOT = "I could not turn on the kitchen light."
 # A name on the home network that stops resolving, as when the server's machine
 # leaves it. The stand-in resolver answers for it alone; every other name still
 # meets the test plugin's block on DNS, so nothing goes out to a real resolver.
@@ -121,7 +125,7 @@ class Fault:
     hears: str | None = None
     """The en.json key of the sentence the user hears; None for an answer."""
     placeholders: dict[str, str] = field(default_factory=dict)
-    answer: str = CONFIRMED
+    answer: str = ASKED
     """What the user hears when the turn succeeds."""
     light: str = "off"
     """The kitchen light after the turn: on only when a tool turned it on."""
@@ -226,8 +230,8 @@ def raw(*events: str, **kwargs: Any) -> Raw:
 
 ANSWER_EVENTS = (
     ROLE_CHUNK,
-    chunk({"content": "The kitchen light"}),
-    chunk({"content": " is on."}),
+    chunk({"content": "Do you mean"}),
+    chunk({"content": " the kitchen light?"}),
     chunk({}, "stop"),
 )
 NGINX_413 = (
@@ -290,8 +294,9 @@ FAULTS: dict[str, Fault] = {
     ),
     "422": http_error(422, FASTAPI_422),
     "429-with-retry-after": Fault(
-        replies=answer_then(
-            Error(429, openai_error("Slow down"), {"retry-after": "1"})
+        replies=(
+            Error(429, openai_error("Slow down"), {"retry-after": "1"}),
+            Text(ASKED),
         ),
         logged="Rate limited; retrying in 1.0 s",
     ),
@@ -452,8 +457,8 @@ FAULTS: dict[str, Fault] = {
         ),
     ),
     "finish-length": Fault(
-        replies=(Text("The kitchen light is", finish_reason="length"),),
-        answer="The kitchen light is",
+        # Cut short, it acted on nothing: the model is asked once more.
+        replies=(Text("The kitchen light is", finish_reason="length"), Text(ASKED)),
         logged="cut short at the token limit",
     ),
     "finish-content-filter": Fault(
@@ -465,30 +470,35 @@ FAULTS: dict[str, Fault] = {
     "tool-args-in-50-chunks": Fault(
         replies=answer_then(ToolCalls([Call(TURN_ON, FIFTY_CHARACTERS)], piece_size=1)),
         light="on",
+        answer=CONFIRMED,
         results=("",),
     ),
     "tool-json-never-closed": Fault(
-        replies=answer_then(
-            ToolCalls([Call(TURN_ON, '{"name": "Kitchen light", "domain": ["li')])
+        replies=(
+            ToolCalls([Call(TURN_ON, '{"name": "Kitchen light", "domain": ["li')]),
+            Text(COULD_NOT),
         ),
+        answer=COULD_NOT,
         results=("InvalidArguments",),
     ),
     "tool-not-offered": Fault(
-        replies=answer_then(ToolCalls([Call("UnlockAllDoors", {})])),
+        replies=(ToolCalls([Call("UnlockAllDoors", {})]), Text(COULD_NOT)),
+        answer=COULD_NOT,
         results=("UnknownTool",),
     ),
     "30-tool-calls": Fault(
         replies=answer_then(ToolCalls([Call(TURN_ON, {"name": "Kitchen light"})] * 30)),
         light="on",
+        answer=CONFIRMED,
         # The same call runs once in a turn; the rest are refused, and the
         # model reads only the one result.
         results=("",),
     ),
     "2-mb-answer": Fault(
-        replies=(Text(BIG_ANSWER, piece_size=64 * 1024),),
         # The agent stops reading past the room kept for an answer (1,024
-        # tokens): the user hears the first piece, and the server is let go.
-        answer=BIG_ANSWER[: 64 * 1024].strip(),
+        # tokens) and lets the server go; what it read acted on nothing, so
+        # the model is asked once more.
+        replies=(Text(BIG_ANSWER, piece_size=64 * 1024), Text(ASKED)),
         logged="so the rest was not read",
     ),
 }

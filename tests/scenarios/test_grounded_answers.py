@@ -322,6 +322,32 @@ async def test_a_claim_without_a_call_gets_one_more_round(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_request_answered_without_a_call_or_a_claim_gets_one_more_round(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for the light; the model says how it is, and calls nothing.
+
+    "It is on" claims no change, and nothing changed: the model is told so,
+    calls the tool, and the light is on.
+    """
+    llm_server.reply(
+        Text("The kitchen light is on."),
+        TURN_ON_LIGHT,
+        Text("The kitchen light is on now."),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light")
+
+    assert speech(result) == "The kitchen light is on now."
+    assert hass.states.get("light.kitchen_light").state == "on"
+    told = user_messages(llm_server.chat_requests[1])[-1]
+    assert "no tool call has run in this turn, so Kitchen light did not" in told
+    assert traced("chatterbox_parts_untouched") == [
+        {"entities": ["light.kitchen_light"]}
+    ]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 async def test_a_claim_made_twice_is_not_passed_on(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:
@@ -802,6 +828,31 @@ async def test_a_question_answered_with_a_question_gets_the_state(
     result = await say(hass, "Is the front door locked?")
 
     assert speech(result) == heard
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_question_on_no_device_answered_with_a_question_is_asked_again(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks the time; the model says the question back, and calls nothing.
+
+    It is told to answer, calls the clock, and the user hears the time.
+    """
+    llm_server.reply(
+        Text("What time is it?"),
+        ToolCalls([Call("llm__GetDateTime", {})]),
+        Text("It is ten past two."),
+    )
+
+    result = await say(hass, "What time is it?")
+
+    assert speech(result) == "It is ten past two."
+    told = user_messages(llm_server.chat_requests[1])[-1]
+    assert told.startswith("Note: you answered the user's question with a question")
+    assert traced("chatterbox_asked_back") == [{"answer": "What time is it?"}]
+    assert tool_result(llm_server.last_chat_request["messages"][-1]["content"])["data"][
+        "time"
+    ]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")

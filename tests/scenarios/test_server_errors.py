@@ -331,7 +331,7 @@ async def test_log_says_the_answer_was_filtered(
     [
         pytest.param(
             # Chunks: role, content, finish reason | usage, [DONE].
-            [Text("The kitchen light is on.", piece_size=100, drop_after=3)],
+            [Text("Do you mean the kitchen light?", piece_size=100, drop_after=3)],
             id="answer",
         ),
         pytest.param(
@@ -358,7 +358,8 @@ async def test_drop_after_the_finish_reason(
     """The connection drops after the answer was complete, before [DONE].
 
     Only the usage chunk and [DONE] are lost: the light goes on, the user hears
-    the answer, and is not asked to repeat an action that already ran.
+    the answer, and is not asked to repeat an action that already ran. An
+    answer that acts on nothing is a question back, which stands.
     """
     llm_server.reply(*replies)
 
@@ -366,4 +367,5 @@ async def test_drop_after_the_finish_reason(
 
     assert hass.states.get(kitchen_light).state == ("on" if len(replies) > 1 else "off")
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
-    assert speech(result) == "The kitchen light is on."
+    assert isinstance(answer := replies[-1], Text)
+    assert speech(result) == answer.content

@@ -38,7 +38,9 @@ from ..tools.guard import ToolGuard, ToolTally, async_make_calls, guard_tools
 from ..tools.questions import state_question_for
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
-from .decision import (
+from .decision import decide
+from .observe import observe_round
+from .outcome import (
     AskUser,
     Decision,
     Fail,
@@ -47,9 +49,7 @@ from .decision import (
     NotSet,
     RunAgain,
     StatesAnswer,
-    decide,
 )
-from .observe import observe_round
 from .request import async_build_request, home_overview, note_states
 from .response import read_response, text_call_parser
 from .transport import async_send, async_stream_into_log

@@ -85,6 +85,8 @@ class Command:
     """The entity ids a question names: without an answer, their states are it."""
     values: tuple[str, ...] = ()
     """The numbers a request for a change asks for, as written: 22, 18.5."""
+    question: bool = False
+    """The request asks how things are, and for no change."""
 
 
 def command_for(
@@ -111,6 +113,7 @@ def command_for(
         parts=request_parts(hass, said.content, mentions) if every_part else (),
         asked_about=mentions.entities if question else (),
         values=request_values(hass, said.content, mentions) if every_part else (),
+        question=question,
     )
 
 

@@ -1,0 +1,244 @@
+"""The checks that hold an answer to the request it answers.
+
+A request for a change: an answer that claims one must come after a call that
+made it, every part the request names is acted on, every value it asks for
+set, and calls the answer describes are made. A question: an answer that is
+only a question back is no answer. Each check gives the model one note in a
+turn, then lets the answer stand or says what is true instead.
+"""
+
+from collections.abc import Mapping
+import re
+from typing import Final
+
+from homeassistant.components import conversation
+from homeassistant.helpers import llm
+
+from ..const import LOGGER
+from ..prompts import (
+    ASKED_BACK_NOTE,
+    CLAIM_NOTE,
+    NOT_ACTED_NOTE,
+    PARTS_NOTE,
+    VALUES_NOTE,
+)
+from ..tools.arguments import parse_tool_arguments
+from ..tools.claims import claims_done
+from ..tools.command import Command, left_over, names_of, said_values, values_left
+from ..tools.guard import ToolTally
+from ..tools.names import tool_resolver
+from ..wire.text_calls.described import described_calls
+from .outcome import Answered, Decision, NothingDone, NotSet, RunAgain, StatesAnswer
+
+# Where a sentence ends inside an answer: a stop, a mark, a colon.
+_SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
+# The checks that give the model a note, once each in a turn. An answer that
+# claims a change and one that leaves a named device as it was get the same
+# note: nothing changed, call or say so.
+_ASKED_BACK: Final = "asked_back"
+_CLAIM: Final = "claim"
+_DESCRIBED: Final = "described"
+_PARTS: Final = "parts"
+_VALUES: Final = "values"
+
+
+def checked(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> Decision:
+    """Hold an answer to the request: no claim alone, every part done.
+
+    An answer that changed nothing is checked for what it claims, or, when no
+    tool ran at all, for the devices the request names to act on; a question
+    answered with nothing but a question back, for what it asked.
+    """
+    if tally.acted:
+        parts = _checked_parts(chat_log, command, tally, left, told)
+        if not isinstance(parts, Answered):
+            return parts
+        return _checked_values(chat_log, command, tally, left, told)
+    answer = answer_of(chat_log)
+    if command.question:
+        return _checked_question(chat_log, command, answer, left, told)
+    claim = _checked_claim(chat_log, command, left, told)
+    if not isinstance(claim, Answered) or asks_back(answer):
+        return claim  # a question back ("which lamp?") is the model's to ask
+    return _checked_untouched(chat_log, command, left, told)
+
+
+def _checked_question(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    answer: str,
+    left: int,
+    told: frozenset[str],
+) -> Decision:
+    """Answer a question, unless the answer is only a question back.
+
+    Small models say the user's question back, or an example question of the
+    prompt's, in place of an answer. A question about devices is then
+    answered with their states; any other, before any tool ran, gets one
+    more round to call the tool that tells. A question back after a result
+    ("which Springfield?") stands.
+    """
+    if not asks_back(answer):
+        return Answered()
+    if command.asked_about:
+        LOGGER.info("The model answered a question with one; saying the states")
+        return StatesAnswer(command.asked_about)
+    if left <= 1 or _ASKED_BACK in told or tools_ran(chat_log):
+        return Answered()
+    LOGGER.info("The model answered a question with one; asking again")
+    chat_log.async_trace({"chatterbox_asked_back": {"answer": answer}})
+    return RunAgain(ASKED_BACK_NOTE, _ASKED_BACK)
+
+
+def _checked_untouched(
+    chat_log: conversation.ChatLog, command: Command, left: int, told: frozenset[str]
+) -> Answered | RunAgain:
+    """Answer, unless no tool ran for a request that names devices to act on.
+
+    "Turn it off again" answered with "the light is still off": no claim of a
+    change, and nothing changed. The model is told once, as for a claim,
+    that nothing was done; it may call, or say why it did not.
+    """
+    if (
+        not command.check_claims
+        or not command.parts
+        or left <= 1
+        or _CLAIM in told
+        or tools_ran(chat_log)
+    ):
+        return Answered()
+    names = names_of(chat_log.hass, command.parts)
+    LOGGER.info("No tool ran for a request to act on %s; asking again", names)
+    chat_log.async_trace(
+        {"chatterbox_parts_untouched": {"entities": list(command.parts)}}
+    )
+    return RunAgain(NOT_ACTED_NOTE.format(names=names), _CLAIM)
+
+
+def _checked_claim(
+    chat_log: conversation.ChatLog, command: Command, left: int, told: frozenset[str]
+) -> Decision:
+    """Answer, unless the answer claims a change that no call made.
+
+    The first claim gets one more round to make the call or to say it could
+    not; a second one, or one on the last round, is not passed on.
+    """
+    answer = answer_of(chat_log)
+    if not command.check_claims or not claims_done(answer, command.language):
+        return Answered()
+    again = left > 1 and _CLAIM not in told
+    LOGGER.info(
+        "The answer claims a change no call made; %s",
+        "asking again" if again else "saying nothing was done",
+    )
+    chat_log.async_trace(
+        {"chatterbox_claim_without_action": {"answer": answer, "again": again}}
+    )
+    return RunAgain(CLAIM_NOTE, _CLAIM) if again else NothingDone()
+
+
+def described(
+    chat_log: conversation.ChatLog,
+    tools: Mapping[str, frozenset[str]],
+    left: int,
+    told: frozenset[str],
+) -> RunAgain | None:
+    """Make the calls the answer describes instead of making them, once a turn.
+
+    Small models often answer a request with how to call a tool ("call
+    HassTurnOn with the name "Lamp""): nothing is done, and the user hears a
+    tool's name. The calls run through the turn's guard like any other, so a
+    sensitive one still waits for the user's yes, and the model reads their
+    results in the next round. None when the answer describes none.
+
+    Only an answer given before any tool ran in the turn: after, the answer
+    may be quoting a result (a web page that reads "call HassTurnOn with …"),
+    and what a tool result says is never to be done.
+    """
+    if not left or _DESCRIBED in told or tools_ran(chat_log):
+        return None
+    if not (calls := described_calls(answer_of(chat_log), tool_resolver(tools), tools)):
+        return None
+    LOGGER.info("The answer describes %s instead of calling; calling", calls)
+    chat_log.async_trace({"chatterbox_described_calls": {"calls": calls}})
+    return RunAgain(
+        why=_DESCRIBED,
+        calls=tuple(
+            llm.ToolInput(name, parse_tool_arguments(arguments))
+            for name, arguments in calls
+        ),
+    )
+
+
+def _checked_parts(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> Decision:
+    """Answer, unless parts of the request were left out: then once more."""
+    if left <= 1 or _PARTS in told or not (rest := left_over(command, tally.acted_on)):
+        return Answered()
+    names = names_of(chat_log.hass, rest)
+    LOGGER.info("The calls left out %s; asking again", names)
+    chat_log.async_trace({"chatterbox_parts_left": {"entities": rest}})
+    them = "it" if len(rest) == 1 else "them"
+    return RunAgain(PARTS_NOTE.format(names=names, them=them), _PARTS)
+
+
+def _checked_values(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+) -> Answered | RunAgain | NotSet:
+    """Answer, unless a number asked for was set by no call: then once more.
+
+    "Dim the lamp to 20 percent" answered by switching the lamp on. When no
+    round is left for it, an answer that says the number anyway ("it is at
+    20 percent") is not left standing: the agent says it was not set.
+    """
+    if not (rest := values_left(command, tally.values)):
+        return Answered()
+    if left <= 1 or _VALUES in told:
+        if claimed := said_values(answer_of(chat_log), rest):
+            LOGGER.info("The answer says %s, which no call set", claimed)
+            chat_log.async_trace({"chatterbox_values_not_set": {"values": claimed}})
+            return NotSet(tuple(claimed))
+        return Answered()
+    LOGGER.info("No call set %s; asking again", rest)
+    chat_log.async_trace({"chatterbox_values_left": {"values": rest}})
+    it = "it" if len(rest) == 1 else "them"
+    return RunAgain(VALUES_NOTE.format(values=", ".join(rest), it=it), _VALUES)
+
+
+def answer_of(chat_log: conversation.ChatLog) -> str:
+    """Return the words of the round's answer; none when it ended otherwise."""
+    answer = chat_log.content[-1]
+    if isinstance(answer, conversation.AssistantContent):
+        return answer.content or ""
+    return ""
+
+
+def asks_back(answer: str) -> bool:
+    """Tell whether an answer is one question and nothing else."""
+    text = answer.strip()
+    return text.endswith("?") and _SENTENCE_END.search(text[:-1]) is None
+
+
+def tools_ran(chat_log: conversation.ChatLog) -> bool:
+    """Tell whether a tool call has a result in the turn."""
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.ToolResultContent):
+            return True
+        if isinstance(content, conversation.UserContent):
+            break
+    return False

@@ -1,0 +1,160 @@
+"""Tests of the checks that hold an answer to the request it answers."""
+
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from custom_components.chatterbox.agent.answer_checks import asks_back, checked
+from custom_components.chatterbox.agent.outcome import (
+    Answered,
+    NothingDone,
+    RunAgain,
+    StatesAnswer,
+)
+from custom_components.chatterbox.prompts import ASKED_BACK_NOTE, NOT_ACTED_NOTE
+from custom_components.chatterbox.tools.command import Command
+from custom_components.chatterbox.tools.guard import ToolTally
+
+AGENT = "conversation.chatterbox"
+LIGHT = "light.kitchen_light"
+# A request that names the kitchen light to act on, and a question that names
+# no device.
+SWITCH = Command("en", check_claims=True, parts=(LIGHT,))
+WEATHER = Command("en", check_claims=False, question=True)
+
+
+def answered(
+    hass: HomeAssistant, said: str, answer: str, *, read: bool = False
+) -> conversation.ChatLog:
+    """Return a chat log in which the model answered, after a read if asked."""
+    content: list[conversation.Content] = [
+        conversation.SystemContent("You are a voice assistant."),
+        conversation.UserContent(said),
+    ]
+    if read:
+        call = llm.ToolInput("GetLiveContext", {}, "call_0")
+        content += [
+            conversation.AssistantContent(AGENT, tool_calls=[call]),
+            conversation.ToolResultContent(
+                AGENT, "call_0", "GetLiveContext", llm.ToolResult({"result": "-"})
+            ),
+        ]
+    content.append(conversation.AssistantContent(AGENT, answer))
+    return conversation.ChatLog(hass, "conversation", content=content)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Is the front door locked?", True),
+        ("Which one?  ", True),
+        ("The door is locked. Anything else?", False),
+        ("The door is locked.", False),
+        ("", False),
+    ],
+)
+def test_an_answer_asks_back_when_it_is_one_question(
+    answer: str,
+    expected: bool,  # noqa: FBT001
+) -> None:
+    """One question and nothing else asks back; words before it answer."""
+    assert asks_back(answer) is expected
+
+
+async def test_a_request_answered_without_a_call_is_told_nothing_changed(
+    hass: HomeAssistant,
+) -> None:
+    """User: turn it off; model: "the light is still off", and no tool ran.
+
+    No claim of a change, and nothing changed: the model is told once.
+    """
+    hass.states.async_set(LIGHT, "on", {"friendly_name": "Kitchen light"})
+    chat_log = answered(hass, "Turn it off again", "The kitchen light is still off.")
+
+    decision = checked(chat_log, SWITCH, ToolTally(), 3, frozenset())
+
+    assert decision == RunAgain(NOT_ACTED_NOTE.format(names="Kitchen light"), "claim")
+    assert "so Kitchen light did not change" in str(decision.note)
+
+
+@pytest.mark.parametrize(
+    ("answer", "left", "told", "read"),
+    [
+        ("Do you mean the kitchen light?", 3, frozenset(), False),
+        ("The kitchen light is still off.", 1, frozenset(), False),
+        ("The kitchen light is still off.", 3, frozenset({"claim"}), False),
+        ("The kitchen light is off already.", 3, frozenset(), True),
+    ],
+    ids=["asks-which", "last-round", "told-already", "after-a-read"],
+)
+async def test_an_answer_without_a_call_stands_when_it_may(
+    hass: HomeAssistant,
+    answer: str,
+    left: int,
+    told: frozenset[str],
+    read: bool,  # noqa: FBT001
+) -> None:
+    """A question back, the last round, a note given, or a read made: it stands."""
+    chat_log = answered(hass, "Turn off the kitchen light", answer, read=read)
+
+    assert checked(chat_log, SWITCH, ToolTally(), left, told) == Answered()
+
+
+async def test_a_claim_after_the_note_is_not_passed_on(hass: HomeAssistant) -> None:
+    """The model was told nothing changed, and claims a change: none is said."""
+    chat_log = answered(hass, "Turn off the kitchen light", "I turned it off.")
+
+    decision = checked(chat_log, SWITCH, ToolTally(), 3, frozenset({"claim"}))
+
+    assert decision == NothingDone()
+
+
+async def test_a_question_answered_with_a_question_is_asked_again(
+    hass: HomeAssistant,
+) -> None:
+    """User asks about the weather; the model says a question back, no tool ran.
+
+    It gets one more round to call the tool that tells.
+    """
+    chat_log = answered(hass, "How cold is it in Oslo?", "Is it cold in Oslo?")
+
+    decision = checked(chat_log, WEATHER, ToolTally(), 3, frozenset())
+
+    assert decision == RunAgain(ASKED_BACK_NOTE, "asked_back")
+
+
+@pytest.mark.parametrize(
+    ("left", "told", "read"),
+    [
+        (1, frozenset(), False),
+        (3, frozenset({"asked_back"}), False),
+        (3, frozenset(), True),
+    ],
+    ids=["last-round", "told-already", "after-a-read"],
+)
+async def test_a_question_back_stands_when_it_may(
+    hass: HomeAssistant,
+    left: int,
+    told: frozenset[str],
+    read: bool,  # noqa: FBT001
+) -> None:
+    """On the last round, after the note, or after a result ("which Springfield?")."""
+    chat_log = answered(hass, "How cold is it?", "Which town?", read=read)
+
+    assert checked(chat_log, WEATHER, ToolTally(), left, told) == Answered()
+
+
+async def test_a_question_about_devices_asked_back_gets_their_states(
+    hass: HomeAssistant,
+) -> None:
+    """A question that names the lock, asked back: the lock's state answers."""
+    command = Command(
+        "en", check_claims=False, asked_about=("lock.front_door",), question=True
+    )
+    chat_log = answered(hass, "Is the door locked?", "Is the door locked?")
+
+    decision = checked(chat_log, command, ToolTally(), 3, frozenset())
+
+    assert decision == StatesAnswer(("lock.front_door",))

@@ -18,6 +18,7 @@ from homeassistant.helpers import (
 from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.chatterbox.const import CONF_CONTEXT_WINDOW, CONF_MAX_ITERATIONS
+from custom_components.chatterbox.prompts import STATES_HEADING
 from tests.helpers.common import MODELS, ask, tool_result, traced
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
@@ -215,10 +216,11 @@ async def test_a_rooms_thermometer_is_read_not_acted_on(
 ) -> None:
     """The boathouse has a light, a pump, a heater and a thermometer.
 
-    User switches off everything in the boathouse: the light and the pump are
-    listed to act on; the thermometer is not, as nothing switches it, nor the
-    heater, which "everything" does not switch. User then asks how warm the
-    boathouse is: the thermometer comes with its reading.
+    User switches off everything in the boathouse and asks how warm it is:
+    the light and the pump are listed to act on; the thermometer is not, as
+    nothing switches it, but comes with its reading, for the question; the
+    heater, which "everything" does not switch, is left out. User then asks
+    how warm the boathouse is: the thermometer comes with its reading.
     """
     boathouse = ar.async_get(hass).async_create("Boathouse").id
     add_switch(hass, "boathouse_light", "Boathouse light", boathouse)
@@ -240,12 +242,16 @@ async def test_a_rooms_thermometer_is_read_not_acted_on(
     async_expose_entity(hass, conversation.DOMAIN, heater, should_expose=True)
     llm_server.reply(Text("All of them?"), Text("It is 11 degrees."))
 
-    result = await ask(hass, "Switch off everything in the boathouse")
+    result = await ask(
+        hass, "Switch off everything in the boathouse and say how warm it is"
+    )
 
     said = last_user_message(llm_server.chat_requests[0])
-    assert "- Boathouse light (switch in Boathouse)" in said
-    assert "- Bilge pump (switch in Boathouse)" in said
-    assert "Thermometer" not in said
+    names, states = said.split(STATES_HEADING)
+    assert "- Boathouse light (switch in Boathouse)\n" in names
+    assert "- Bilge pump (switch in Boathouse)\n" in names
+    assert "Thermometer" not in names
+    assert "- Thermometer (sensor in Boathouse): 11 °C\n" in states
     assert "Heater" not in said
     (in_view,) = traced("chatterbox_states_in_view")
     assert {thermometer, heater} <= set(in_view["in_areas"])

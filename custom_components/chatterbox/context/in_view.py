@@ -51,27 +51,50 @@ def states_note(
     Names are for a command: of an area's devices, the ones it asks to act
     on, as the check of its parts reads it. Those of the kinds it names, or
     with none named, those that switch on and off ("switch off everything in
-    the study" leaves its thermostat as it is); never those that only
-    report (a temperature sensor), as nothing switches or sets them.
+    the study" leaves its thermostat as it is). What only reports (a
+    temperature sensor) is no name to act on: it comes with its state, for
+    the part of a request that asks ("turn off the light and tell me the
+    temperature in here"), as nothing switches or sets it.
     """
-    entities = mentions.entities
-    if not with_states:
-        entities = mentions.named + tuple(
-            entity_id
-            for entity_id in mentions.in_areas
-            if (domain := entity_id.split(".", 1)[0]) not in READ_ONLY_DOMAINS
-            and (mentions.of_kinds or domain in SWITCHED_DOMAINS)
-        )
+    if with_states:
+        return _record(hass, mentions.entities, STATES_HEADING, STATES_NOTE)
+    acted = mentions.named + tuple(
+        entity_id
+        for entity_id in mentions.in_areas
+        if (domain := entity_id.split(".", 1)[0]) in SWITCHED_DOMAINS
+        or (mentions.of_kinds and domain not in READ_ONLY_DOMAINS)
+    )
+    names = _record(
+        hass,
+        [e for e in acted if e.split(".", 1)[0] not in READ_ONLY_DOMAINS],
+        DEVICES_HEADING,
+        DEVICES_NOTE,
+        with_state=False,
+    )
+    read = _record(
+        hass,
+        [e for e in mentions.entities if e.split(".", 1)[0] in READ_ONLY_DOMAINS],
+        STATES_HEADING,
+        STATES_NOTE,
+    )
+    return "\n\n".join(note for note in (names, read) if note) or None
+
+
+def _record(
+    hass: HomeAssistant,
+    entity_ids: Sequence[str],
+    heading: str,
+    note: str,
+    *,
+    with_state: bool = True,
+) -> str | None:
+    """Return a record of the entities, one line each; None without any."""
     lines = [
-        f"- {describe_state(hass, state, with_state=with_states)}"
-        for entity_id in entities
+        f"- {describe_state(hass, state, with_state=with_state)}"
+        for entity_id in entity_ids
         if (state := hass.states.get(entity_id)) is not None
     ]
-    if not lines:
-        return None
-    if with_states:
-        return as_record(STATES_HEADING, "\n".join(lines), STATES_NOTE)
-    return as_record(DEVICES_HEADING, "\n".join(lines), DEVICES_NOTE)
+    return as_record(heading, "\n".join(lines), note) if lines else None
 
 
 async def async_said_states(

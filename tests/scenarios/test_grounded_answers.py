@@ -70,6 +70,7 @@ async def test_a_question_about_a_lock_carries_its_state(
             "areas": [],
             "named": ["lock.front_door"],
             "in_areas": [],
+            "earlier": False,
             "with_states": True,
         }
     ]

@@ -18,7 +18,7 @@ from homeassistant.helpers import (
 from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.chatterbox.const import CONF_CONTEXT_WINDOW, CONF_MAX_ITERATIONS
-from custom_components.chatterbox.prompts import STATES_HEADING
+from custom_components.chatterbox.prompts import EARLIER_HEADING, STATES_HEADING
 from tests.helpers.common import MODELS, ask, tool_result, traced
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 
@@ -172,6 +172,45 @@ async def test_an_alias_finds_its_device(
     assert "- Pond pump (switch)" in last_user_message(llm_server.chat_requests[0])
     (in_view,) = traced("chatterbox_states_in_view")
     assert in_view["named"] == [large_home["pump"]]
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_a_request_that_refers_back_brings_the_last_named_into_view(
+    hass: HomeAssistant, llm_server: LLMServer, large_home: dict[str, str]
+) -> None:
+    """User switches the workshop heater on, then says "turn it off again".
+
+    The second request names nothing and refers back: the heater comes into
+    view again, as named earlier, and the model switches it off. Asked the
+    time after, nothing comes with the question.
+    """
+    heater = large_home["heater"]
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Workshop heater"})]),
+        Text("The heater is on."),
+        ToolCalls([Call("HassTurnOff", {"name": "Workshop heater"})]),
+        Text("The heater is off."),
+        Text("It is noon."),
+    )
+    calls = async_mock_service(hass, "switch", "turn_off")
+    async_mock_service(hass, "switch", "turn_on")
+
+    result = await ask(hass, "Switch on the workshop heater")
+    (first,) = traced("chatterbox_states_in_view")
+    hass.states.async_set(heater, "on", {"friendly_name": "Workshop heater"})
+    await ask(hass, "Turn it off again", result.conversation_id)
+
+    said = last_user_message(llm_server.chat_requests[2])
+    assert said.startswith(f"Turn it off again\n\n{EARLIER_HEADING}")
+    assert "- Workshop heater (switch)\n" in said
+    assert [call.data["entity_id"] for call in calls] == [[heater]]
+    (again,) = traced("chatterbox_states_in_view")
+    assert (first["named"], first["earlier"]) == ([heater], False)
+    assert (again["named"], again["earlier"]) == ([heater], True)
+
+    await ask(hass, "What time is it?", result.conversation_id)
+
+    assert last_user_message(llm_server.last_chat_request) == "What time is it?"
 
 
 @pytest.mark.usefixtures("loaded_entry", "large_home")

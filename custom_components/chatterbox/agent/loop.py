@@ -24,8 +24,8 @@ from ..const import (
 )
 from ..context.finder import FindDevicesTool
 from ..context.in_view import async_said_states
-from ..context.mentions import turn_mentions
 from ..context.overview import Overview
+from ..context.turn_mentions import turn_mentions
 from ..phrases import async_phrase, async_say
 from ..server.errors import user_error
 from ..tools.command import Command, command_for
@@ -77,10 +77,13 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         agent.hass, agent.subentry.data, chat_log, question, attended=attended
     )
     options = agent.subentry.data
-    mentions = turn_mentions(agent.hass, chat_log)
     # An answer to the agent's own question ("Do it") asks nothing.
     asked = (
         state_question_for(agent.hass, options, chat_log) if question is None else None
+    )
+    # A request for a change may refer back ("turn it off again").
+    mentions = turn_mentions(
+        agent.hass, chat_log, request=question is None and asked is None
     )
     # An AI Task's answer is data, not a claim to check.
     command = (

@@ -154,9 +154,11 @@ def note_states(
             "chatterbox_states_in_view": {
                 "entities": list(mentions.entities),
                 "areas": list(mentions.areas),
-                # Why each came: named itself, or in an area that was named.
+                # Why each came: named itself, or in an area that was named;
+                # by this message, or by an earlier one it refers back to.
                 "named": list(mentions.named),
                 "in_areas": list(mentions.in_areas),
+                "earlier": mentions.earlier,
                 "with_states": with_states,
             }
         }

@@ -16,7 +16,13 @@ from homeassistant.helpers import (
     translation,
 )
 
-from ..prompts import DEVICES_HEADING, DEVICES_NOTE, STATES_HEADING, STATES_NOTE
+from ..prompts import (
+    DEVICES_HEADING,
+    DEVICES_NOTE,
+    EARLIER_HEADING,
+    STATES_HEADING,
+    STATES_NOTE,
+)
 from .kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS
 from .mentions import Mentions, area_entry
 from .summary import as_record
@@ -67,7 +73,7 @@ def states_note(
     names = _record(
         hass,
         [e for e in acted if e.split(".", 1)[0] not in READ_ONLY_DOMAINS],
-        DEVICES_HEADING,
+        EARLIER_HEADING if mentions.earlier else DEVICES_HEADING,
         DEVICES_NOTE,
         with_state=False,
     )

@@ -43,7 +43,6 @@ from homeassistant.helpers import (
     device_registry as dr,
     entity_registry as er,
     floor_registry as fr,
-    llm,
 )
 from homeassistant.helpers.singleton import singleton
 
@@ -80,6 +79,8 @@ class Mentions:
     """Entities named by a name that others named share: not told apart."""
     of_kinds: bool = False
     """Whether the sentence names kinds of devices, which in_areas keeps to."""
+    earlier: bool = False
+    """Named by an earlier message, which this one refers back to."""
 
     @property
     def entities(self) -> tuple[str, ...]:
@@ -89,33 +90,6 @@ class Mentions:
     def __bool__(self) -> bool:
         """Tell whether the sentence names anything."""
         return bool(self.named or self.areas)
-
-
-def turn_mentions(hass: HomeAssistant, chat_log: conversation.ChatLog) -> Mentions:
-    """Return what the user's message of this turn names.
-
-    Only for an agent with the Assist API, which reads and acts on the home:
-    nothing is looked up for one without it. A name that several devices
-    share is the one in the area of the satellite the user speaks to, as
-    Home Assistant's intents take it, when the words name no area.
-    """
-    api = chat_log.llm_api
-    said = chat_log.content[-1] if chat_log.content else None
-    if (
-        api is None
-        or llm.LLM_API_ASSIST not in api.api.id.split("|")
-        or not isinstance(said, conversation.UserContent)
-    ):
-        return Mentions()
-    devices = dr.async_get(hass)
-    satellite = (
-        devices.async_get(api.llm_context.device_id)
-        if api.llm_context.device_id
-        else None
-    )
-    return find_mentions(
-        hass, said.content, satellite.area_id if satellite is not None else None
-    )
 
 
 def find_mentions(

@@ -106,7 +106,13 @@ def command_for(
     said = chat_log.content[-1]
     if api is None or not isinstance(said, conversation.UserContent):
         return None
-    every_part = bool(options.get(CONF_EVERY_PART, True)) and not question
+    # What an earlier message named is for the model to read: which of it the
+    # request means ("turn it off") is the model's to tell.
+    every_part = (
+        bool(options.get(CONF_EVERY_PART, True))
+        and not question
+        and not mentions.earlier
+    )
     return Command(
         api.llm_context.language or "en",
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,

@@ -60,6 +60,21 @@ async def test_each_named_entity_is_one_line_with_what_people_ask(
     ]
 
 
+async def test_a_device_is_shown_by_the_name_a_call_finds_it_by(
+    hass: HomeAssistant,
+) -> None:
+    """The pump's user took its name out of its aliases: it is the "Fountain"."""
+    entities = er.async_get(hass)
+    pump = entities.async_get_or_create("switch", "test", "pump").entity_id
+    hass.states.async_set(pump, "on", {"friendly_name": "Pond pump"})
+
+    assert "- Pond pump (switch): on" in str(states_note(hass, Mentions(named=(pump,))))
+
+    entities.async_update_entity(pump, aliases=["Fountain"])
+
+    assert "- Fountain (switch): on" in str(states_note(hass, Mentions(named=(pump,))))
+
+
 async def test_nothing_named_is_no_note(hass: HomeAssistant) -> None:
     """No entity, or none that still exists: nothing is added to the request."""
     assert states_note(hass, Mentions()) is None

@@ -145,6 +145,25 @@ async def test_nothing_named_is_nothing(hass: HomeAssistant) -> None:
 
 
 @pytest.mark.usefixtures("home")
+async def test_a_name_taken_out_of_the_aliases_names_nothing(
+    hass: HomeAssistant,
+) -> None:
+    """The oven is known as "Stove" alone, as Home Assistant's intents know it.
+
+    Given its own name back among its aliases, it is found by both.
+    """
+    assert not find_mentions(hass, "Is the oven on?").named
+
+    er.async_get(hass).async_update_entity(
+        "input_boolean.oven", aliases=[er.COMPUTED_NAME, "Stove"]
+    )
+    await hass.async_block_till_done()
+
+    assert find_mentions(hass, "Is the oven on?").named == ("input_boolean.oven",)
+    assert find_mentions(hass, "Is the stove on?").named == ("input_boolean.oven",)
+
+
+@pytest.mark.usefixtures("home")
 async def test_a_change_in_the_home_is_found_at_once(hass: HomeAssistant) -> None:
     """A renamed entity, a new alias, a new entity: the next sentence finds them."""
     assert find_mentions(hass, "Is the porch light on?").named

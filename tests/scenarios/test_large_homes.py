@@ -164,12 +164,20 @@ async def test_an_area_and_a_kind_bring_that_rooms_devices_into_view(
 async def test_an_alias_finds_its_device(
     hass: HomeAssistant, llm_server: LLMServer, large_home: dict[str, str]
 ) -> None:
-    """User says "fountain"; the pond pump, whose alias it is, is in view."""
-    llm_server.reply(Text("Which one?"))
+    """User says "fountain"; the pond pump, whose alias it is, is in view.
 
-    await ask(hass, "Switch the fountain off")
+    Its user took its own name out of its aliases: it is shown by the name
+    Home Assistant finds it by, which the model passes on.
+    """
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Fountain"})]), Text("It is on.")
+    )
+    turned_on = async_mock_service(hass, "switch", "turn_on")
 
-    assert "- Pond pump (switch)" in last_user_message(llm_server.chat_requests[0])
+    await ask(hass, "Switch the fountain on")
+
+    assert "- Fountain (switch)\n" in last_user_message(llm_server.chat_requests[0])
+    assert [call.data["entity_id"] for call in turned_on] == [[large_home["pump"]]]
     (in_view,) = traced("chatterbox_states_in_view")
     assert in_view["named"] == [large_home["pump"]]
 

@@ -24,7 +24,7 @@ from ..prompts import (
     STATES_NOTE,
 )
 from .kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS
-from .mentions import Mentions, area_entry
+from .mentions import Mentions, area_entry, name_of
 from .summary import as_record
 
 # The attributes that say more than the state, by domain: what a person asks
@@ -132,13 +132,17 @@ async def async_said_states(
 def describe_state(
     hass: HomeAssistant, state: State, *, with_state: bool = True
 ) -> str:
-    """Say one entity's state: "Front door (lock in Hallway): locked"."""
+    """Say one entity's state: "Front door (lock in Hallway): locked".
+
+    By the name a call finds it by, which the model passes on.
+    """
     kind = state.domain
     if (area := _area_name(hass, state.entity_id)) is not None:
         kind = f"{kind} in {_short(area)}"
+    name = _short(name_of(hass, state))
     if not with_state:
-        return f"{_short(state.name)} ({kind})"
-    return f"{_short(state.name)} ({kind}): {', '.join(_values(state))}"
+        return f"{name} ({kind})"
+    return f"{name} ({kind}): {', '.join(_values(state))}"
 
 
 # Finds the word for a path under an entity's translations ("state.on"), or

@@ -284,9 +284,25 @@ def _index(hass: HomeAssistant) -> _NameIndex:
 
 
 def names_of(state: State, entry: er.RegistryEntry | None) -> list[str]:
-    """Return an entity's name and its aliases."""
-    aliases = [a for a in entry.aliases if isinstance(a, str)] if entry else []
-    return [state.name, *aliases]
+    """Return the names Home Assistant's intents know an entity by, first first.
+
+    Its aliases, in which its own name stands (as its state has it) for as
+    long as the user keeps it there: an entity given only the alias
+    "Fountain" is not found as "Pond pump". One without aliases, or without
+    a registry entry, is known by its name.
+    """
+    aliases = entry.aliases if entry is not None else ()
+    names = [
+        state.name if alias is er.COMPUTED_NAME else alias
+        for alias in aliases
+        if alias is er.COMPUTED_NAME or isinstance(alias, str)
+    ]
+    return names or [state.name]
+
+
+def name_of(hass: HomeAssistant, state: State) -> str:
+    """Return the name a call finds an entity by: its first (see names_of)."""
+    return names_of(state, er.async_get(hass).async_get(state.entity_id))[0]
 
 
 def area_entry(hass: HomeAssistant, entity_id: str) -> ar.AreaEntry | None:

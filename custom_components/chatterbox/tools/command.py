@@ -37,7 +37,7 @@ from ..context.kinds import (
     kinds_named,
     word_list,
 )
-from ..context.mentions import Mentions, area_of
+from ..context.mentions import Mentions, area_of, name_of
 from .outcomes import as_number
 
 # Words for everything and all: an area named without a kind of device is a
@@ -216,6 +216,6 @@ def _among(number: float, numbers: Iterable[float]) -> bool:
 def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
     """Name entities for the model: "Kitchen light, Hall lamp"."""
     return ", ".join(
-        state.name if (state := hass.states.get(entity_id)) else entity_id
+        name_of(hass, state) if (state := hass.states.get(entity_id)) else entity_id
         for entity_id in entity_ids
     )

@@ -118,9 +118,14 @@ NOT_ACTED_NOTE: Final = (
 
 # A question answered with nothing but a question, before any tool ran.
 ASKED_BACK_NOTE: Final = (
-    "Note: you answered the user's question with a question. Answer it: call "
-    "the tool that tells, or say what you know. Ask back only for what the "
-    "user alone can tell."
+    "Note: you answered the user's question with a question. Answer it: if a "
+    "tool tells, call it now. Ask back only for what the user alone can tell."
+)
+
+# A figure in an answer that no message the model read gives.
+FIGURES_NOTE: Final = (
+    "Note: your answer says {figures}, which nothing above says: no tool "
+    "result, no record. Call the tool that tells, or say you do not know."
 )
 
 # A result the model wrote itself in place of calling (left out of its answer).

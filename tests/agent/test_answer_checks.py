@@ -13,7 +13,11 @@ from custom_components.chatterbox.agent.outcome import (
     RunAgain,
     StatesAnswer,
 )
-from custom_components.chatterbox.prompts import ASKED_BACK_NOTE, NOT_ACTED_NOTE
+from custom_components.chatterbox.prompts import (
+    ASKED_BACK_NOTE,
+    FIGURES_NOTE,
+    NOT_ACTED_NOTE,
+)
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.guard import ToolTally
 
@@ -158,3 +162,34 @@ async def test_a_question_about_devices_asked_back_gets_their_states(
     decision = checked(chat_log, command, ToolTally(), 3, frozenset())
 
     assert decision == StatesAnswer(("lock.front_door",))
+
+
+# What the model read: the question, and the thermometer's state after it.
+READ = [{"role": "user", "content": "How warm is it?\n- Thermometer: 19.5 °C"}]
+
+
+async def test_a_figure_read_nowhere_is_told_once(hass: HomeAssistant) -> None:
+    """The thermometer reads 19.5; the model says 22 degrees: it is told so."""
+    chat_log = answered(hass, "How warm is it?", "It is 22 degrees.")
+
+    decision = checked(chat_log, WEATHER, ToolTally(), 3, frozenset(), read=READ)
+
+    assert decision == RunAgain(FIGURES_NOTE.format(figures="22"), "figures")
+
+
+@pytest.mark.parametrize(
+    ("answer", "left", "told"),
+    [
+        ("It is 19.5 degrees.", 3, frozenset()),
+        ("It is 22 degrees.", 1, frozenset()),
+        ("It is 22 degrees.", 3, frozenset({"figures"})),
+    ],
+    ids=["read", "last-round", "told-already"],
+)
+async def test_a_figure_stands_when_it_may(
+    hass: HomeAssistant, answer: str, left: int, told: frozenset[str]
+) -> None:
+    """A figure read stands; one not read, on the last round or after the note."""
+    chat_log = answered(hass, "How warm is it?", answer)
+
+    assert checked(chat_log, WEATHER, ToolTally(), left, told, read=READ) == Answered()

@@ -207,6 +207,30 @@ async def test_a_request_acted_on_without_a_word_gets_the_states(
     assert decision == StatesAnswer(("light.kitchen", "light.bedroom", "switch.fan"))
 
 
+async def test_a_request_to_act_and_read_acted_on_without_a_word_gets_both(
+    hass: HomeAssistant,
+) -> None:
+    """User: turn off the light, and how warm is it? The model goes silent.
+
+    The light's state, then the thermometer's, then what else changed.
+    """
+    command = Command(
+        "en",
+        check_claims=True,
+        parts=("light.kitchen",),
+        reads=("sensor.living_room_temperature",),
+    )
+    tally = ToolTally(acted=True, acted_on=frozenset({"light.kitchen", "fan.den"}))
+
+    decision = decide(
+        spoke(), tally, log_of(hass, DONE), tools=TOOLS, left=3, command=command
+    )
+
+    assert decision == StatesAnswer(
+        ("light.kitchen", "sensor.living_room_temperature", "fan.den")
+    )
+
+
 async def test_a_call_of_unknown_reach_is_no_states_answer(
     hass: HomeAssistant,
 ) -> None:

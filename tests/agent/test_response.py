@@ -241,11 +241,11 @@ async def test_a_server_without_usage_is_read_to_the_end_once(
     """
     llm_server.reply(
         answer("It is sunny.", after=" Warm, too.", usage=False),
-        answer("It is 21 degrees.", after=" Inside.", usage=False),
+        answer("It is mild.", after=" Inside.", usage=False),
     )
 
     first = await ask(hass, "How is the weather?", "weather")
     second = await ask(hass, "And the temperature?", "weather")
 
     assert first.response.speech["plain"]["speech"] == "It is sunny. Warm, too."
-    assert second.response.speech["plain"]["speech"] == "It is 21 degrees."
+    assert second.response.speech["plain"]["speech"] == "It is mild."

@@ -75,6 +75,31 @@ async def test_a_device_is_shown_by_the_name_a_call_finds_it_by(
     assert "- Fountain (switch): on" in str(states_note(hass, Mentions(named=(pump,))))
 
 
+async def test_the_weather_comes_with_its_figures_and_their_units(
+    hass: HomeAssistant,
+) -> None:
+    """A weather entity's temperature and wind come with the units it names."""
+    hass.states.async_set(
+        "weather.home",
+        "partlycloudy",
+        {
+            "friendly_name": "Home",
+            "temperature": 14,
+            "temperature_unit": "°C",
+            "humidity": 72,
+            "wind_speed": 11,
+            "wind_speed_unit": "km/h",
+        },
+    )
+
+    note = str(states_note(hass, Mentions(few=("weather.home",))))
+
+    assert (
+        "- Home (weather): partlycloudy, temperature 14 °C, humidity 72 %, "
+        "wind 11 km/h\n"
+    ) in note
+
+
 async def test_nothing_named_is_no_note(hass: HomeAssistant) -> None:
     """No entity, or none that still exists: nothing is added to the request."""
     assert states_note(hass, Mentions()) is None

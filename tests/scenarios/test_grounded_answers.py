@@ -70,6 +70,7 @@ async def test_a_question_about_a_lock_carries_its_state(
             "areas": [],
             "named": ["lock.front_door"],
             "in_areas": [],
+            "few": [],
             "earlier": False,
             "with_states": True,
         }
@@ -864,6 +865,34 @@ async def test_a_question_on_no_device_answered_with_a_question_is_asked_again(
     assert tool_result(llm_server.last_chat_request["messages"][-1]["content"])["data"][
         "time"
     ]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_figure_the_model_read_nowhere_is_told_once(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks the pond's temperature; the thermometer, in view, reads 11 °C.
+
+    The model says 14 degrees, which it read nowhere: told so, it says 11.
+    """
+    hass.states.async_set(
+        "sensor.pond_temperature",
+        "11",
+        {"friendly_name": "Pond temperature", "unit_of_measurement": "°C"},
+    )
+    async_expose_entity(
+        hass, conversation.DOMAIN, "sensor.pond_temperature", should_expose=True
+    )
+    llm_server.reply(
+        Text("The pond is at 14 degrees."), Text("The pond is at 11 degrees.")
+    )
+
+    result = await say(hass, "What is the pond temperature?")
+
+    assert speech(result) == "The pond is at 11 degrees."
+    told = user_messages(llm_server.last_chat_request)[-1]
+    assert told.startswith("Note: your answer says 14, which nothing above says")
+    assert traced("chatterbox_figures_unread") == [{"figures": ["14"]}]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")

@@ -26,8 +26,8 @@ async def test_thinking_is_never_spoken(
 ) -> None:
     """Reasoning fields and <think> blocks stay out of the answer and history."""
     llm_server.reply(
-        Text("It is 21 degrees.", reasoning="The user wants the temperature."),
-        Text("<think>They ask again.</think>Still 21 degrees."),
+        Text("It is warm.", reasoning="The user wants the temperature."),
+        Text("<think>They ask again.</think>Still warm."),
         Text("You're welcome."),
     )
 
@@ -35,8 +35,8 @@ async def test_thinking_is_never_spoken(
     second = await ask(hass, "And now?", "thinking")
     await ask(hass, "Thanks", "thinking")
 
-    assert first.response.speech["plain"]["speech"] == "It is 21 degrees."
-    assert second.response.speech["plain"]["speech"] == "Still 21 degrees."
+    assert first.response.speech["plain"]["speech"] == "It is warm."
+    assert second.response.speech["plain"]["speech"] == "Still warm."
     sent = json.dumps(llm_server.last_chat_request["messages"])
     assert "The user wants" not in sent
     assert "They ask again" not in sent

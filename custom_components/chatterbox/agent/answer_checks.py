@@ -7,9 +7,9 @@ only a question back is no answer. Each check gives the model one note in a
 turn, then lets the answer stand or says what is true instead.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 import re
-from typing import Final
+from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
@@ -18,6 +18,7 @@ from ..const import LOGGER
 from ..prompts import (
     ASKED_BACK_NOTE,
     CLAIM_NOTE,
+    FIGURES_NOTE,
     NOT_ACTED_NOTE,
     PARTS_NOTE,
     VALUES_NOTE,
@@ -25,6 +26,7 @@ from ..prompts import (
 from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
 from ..tools.command import Command, left_over, names_of, said_values, values_left
+from ..tools.figures import unread_figures
 from ..tools.guard import ToolTally
 from ..tools.names import tool_resolver
 from ..wire.text_calls.described import described_calls
@@ -38,23 +40,42 @@ _SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
 _ASKED_BACK: Final = "asked_back"
 _CLAIM: Final = "claim"
 _DESCRIBED: Final = "described"
+_FIGURES: Final = "figures"
 _PARTS: Final = "parts"
 _VALUES: Final = "values"
 
 
-def checked(
+def checked(  # noqa: PLR0913  # the round's inputs, each a separate one
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+    *,
+    read: Sequence[Mapping[str, Any]] = (),
+) -> Decision:
+    """Hold an answer to the request: no claim alone, every part done.
+
+    An answer that changed nothing is checked for what it claims, or, when no
+    tool ran at all, for the devices the request names to act on; a question
+    answered with nothing but a question back, for what it asked. An answer
+    that stands is checked for figures it did not read (read: the messages
+    of the round's request).
+    """
+    decision = _held(chat_log, command, tally, left, told)
+    if not isinstance(decision, Answered):
+        return decision
+    return _checked_figures(chat_log, read, left, told)
+
+
+def _held(
     chat_log: conversation.ChatLog,
     command: Command,
     tally: ToolTally,
     left: int,
     told: frozenset[str],
 ) -> Decision:
-    """Hold an answer to the request: no claim alone, every part done.
-
-    An answer that changed nothing is checked for what it claims, or, when no
-    tool ran at all, for the devices the request names to act on; a question
-    answered with nothing but a question back, for what it asked.
-    """
+    """Hold an answer to what the request asked for, or asked about."""
     if tally.acted:
         parts = _checked_parts(chat_log, command, tally, left, told)
         if not isinstance(parts, Answered):
@@ -67,6 +88,27 @@ def checked(
     if not isinstance(claim, Answered) or asks_back(answer):
         return claim  # a question back ("which lamp?") is the model's to ask
     return _checked_untouched(chat_log, command, left, told)
+
+
+def _checked_figures(
+    chat_log: conversation.ChatLog,
+    read: Sequence[Mapping[str, Any]],
+    left: int,
+    told: frozenset[str],
+) -> Answered | RunAgain:
+    """Answer, unless the answer gives a figure that nothing it read gives.
+
+    "The living room is at 22 degrees" when its thermometer, in the record
+    after the request, reads 19.5: the model is told once which figure it
+    read nowhere, with its tools, to read it or to say it does not know.
+    """
+    if left <= 1 or _FIGURES in told:
+        return Answered()
+    if not (unread := unread_figures(answer_of(chat_log), read)):
+        return Answered()
+    LOGGER.info("The answer gives %s, which the model read nowhere", unread)
+    chat_log.async_trace({"chatterbox_figures_unread": {"figures": unread}})
+    return RunAgain(FIGURES_NOTE.format(figures=", ".join(unread)), _FIGURES)
 
 
 def _checked_question(

@@ -1,7 +1,7 @@
 """What a round's response comes to: the turn's next step, as a value."""
 
-from collections.abc import Mapping
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from homeassistant.components import conversation
 
@@ -38,6 +38,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     left: int,
     command: Command | None = None,
     told: frozenset[str] = frozenset(),
+    read: Sequence[Mapping[str, Any]] = (),
 ) -> Decision:
     """Decide what a round's response comes to.
 
@@ -46,7 +47,8 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     asked for a change: an answer that claims one must have made it, and
     every part named must be acted on, and calls it describes are made.
     Tools holds each offered tool's parameter names, by the tool's name.
-    Told holds the checks that acted in this turn already.
+    Told holds the checks that acted in this turn already; read, the
+    messages of the round's request.
     """
     if tally.held:
         return AskUser()
@@ -71,7 +73,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
         return Answered()
     if (calls := described(chat_log, tools, left, told)) is not None:
         return calls
-    return checked(chat_log, command, tally, left, told)
+    return checked(chat_log, command, tally, left, told, read=read)
 
 
 def _unsound(stats: StreamStats, left: int, told: frozenset[str]) -> Decision | None:
@@ -131,7 +133,8 @@ def _not_done(
     A question about devices the model did not answer is answered with their
     states, which the agent reads itself; so is a request the model acted on
     without a word after: the states of what its calls changed, as they are
-    now, say what was done and nothing more.
+    now, say what was done and nothing more, with what the request asked to
+    read.
     """
     if tally.missing and not tally.acted:
         LOGGER.info("Nothing matched %s; saying so", ", ".join(tally.missing))
@@ -143,7 +146,7 @@ def _not_done(
         LOGGER.info("The model acted, then gave no answer; saying the states")
         named = [part for part in command.parts if part in tally.acted_on]
         rest = sorted(tally.acted_on.difference(named))
-        return StatesAnswer((*named, *rest)[:_MAX_STATES_SAID])
+        return StatesAnswer((*named, *command.reads, *rest)[:_MAX_STATES_SAID])
     return Fail(key)
 
 

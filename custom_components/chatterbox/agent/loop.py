@@ -227,6 +227,7 @@ async def _async_rounds(
             left=left,
             command=turn.command,
             told=frozenset(told),
+            read=request["messages"],
         )
     return decision
 

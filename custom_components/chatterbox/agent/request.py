@@ -154,10 +154,12 @@ def note_states(
             "chatterbox_states_in_view": {
                 "entities": list(mentions.entities),
                 "areas": list(mentions.areas),
-                # Why each came: named itself, or in an area that was named;
-                # by this message, or by an earlier one it refers back to.
+                # Why each came: named itself, in an area that was named, or
+                # of a kind named that the home has a few of; by this
+                # message, or by an earlier one it refers back to.
                 "named": list(mentions.named),
                 "in_areas": list(mentions.in_areas),
+                "few": list(mentions.few),
                 "earlier": mentions.earlier,
                 "with_states": with_states,
             }

@@ -44,7 +44,14 @@ _ATTRIBUTES: Final[dict[str, tuple[tuple[str, str, str], ...]]] = {
     "valve": (("current_position", "position", " %"),),
     "fan": (("percentage", "speed", " %"),),
     "light": (("brightness", "brightness", " %"),),
+    "weather": (
+        ("temperature", "temperature", ""),
+        ("humidity", "humidity", " %"),
+        ("wind_speed", "wind", ""),
+    ),
 }
+# Attributes whose unit another attribute names, as a weather entity's do.
+_UNIT_OF: Final = {"temperature": "temperature_unit", "wind_speed": "wind_speed_unit"}
 # The longest state or attribute value shown: a sensor may hold a page of text.
 _MAX_VALUE_CHARS: Final = 80
 
@@ -198,6 +205,8 @@ def _values(state: State, word: _Word = _as_is) -> list[str]:
         said = word(f"state_attributes.{name}.state.{raw}", _short(raw))
         if label:
             said = f"{word(f'state_attributes.{name}.name', label)} {said}"
+        if named := state.attributes.get(_UNIT_OF.get(name, "")):
+            said = f"{said} {_short(named)}"
         details.append(said + unit)
     return [value, *details]
 

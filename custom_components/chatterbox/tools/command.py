@@ -38,6 +38,7 @@ from ..context.kinds import (
     word_list,
 )
 from ..context.mentions import Mentions, area_of, name_of
+from .figures import FIGURE, NUMBER, is_figure
 from .outcomes import as_number
 
 # Words for everything and all: an area named without a kind of device is a
@@ -53,21 +54,6 @@ _EXCEPT: Final = word_list(
     "prócz sauf excepto salvo menos tranne eccetto behalve"
 )
 _WORD: Final = re.compile(r"\w+")
-# A number as a person writes it: 22, 18.5, 18,5.
-_NUMBER: Final = re.compile(r"\d+(?:[.,]\d+)?")
-# A number a device is set to: with a percent or degree sign or word after it
-# ("20 percent", "18,5 Grad"). Other numbers are times, durations, counts or
-# labels ("in 5 minutes", "at 7"), which no call need carry.
-_SET_NUMBER: Final = re.compile(
-    r"(\d+(?:[.,]\d+)?)[^\S\n]{0,3}"
-    r"(?:[%°]|(?:per|pour|por)[^\S\n]{1,3}(?:cent|ciento|cento)\b|(\w{1,20}))",
-    re.IGNORECASE,
-)
-_UNITS: Final = word_list(
-    "percent prozent procent procentów procenty procentach pourcent "
-    "degree degrees grad grade graden grader graus grados gradi degré degrés "
-    "stopni stopnie stopień stopnia"
-)
 # The most parts a request is held to: a room of forty lamps is one part.
 MAX_PARTS: Final = 20
 
@@ -87,6 +73,9 @@ class Command:
     """The numbers a request for a change asks for, as written: 22, 18.5."""
     question: bool = False
     """The request asks how things are, and for no change."""
+    reads: tuple[str, ...] = ()
+    """What a request for a change names that only reports (a thermometer):
+    "turn off the light and tell me the temperature" asks to read it."""
 
 
 def command_for(
@@ -120,6 +109,9 @@ def command_for(
         asked_about=mentions.entities if question else (),
         values=request_values(hass, said.content, mentions) if every_part else (),
         question=question,
+        reads=()
+        if question or mentions.earlier
+        else tuple(e for e in mentions.entities if _domain(e) in READ_ONLY_DOMAINS),
     )
 
 
@@ -180,12 +172,8 @@ def request_values(
         for area_id in mentions.areas
         if (area := areas.async_get_area(area_id))
     ]
-    in_names = set(_NUMBER.findall(" ".join(names)))
-    values = (
-        match.group(1)
-        for match in _SET_NUMBER.finditer(sentence)
-        if match.group(2) is None or match.group(2).casefold() in _UNITS
-    )
+    in_names = set(NUMBER.findall(" ".join(names)))
+    values = (match.group(1) for match in FIGURE.finditer(sentence) if is_figure(match))
     return tuple(dict.fromkeys(n for n in values if n not in in_names))[:MAX_PARTS]
 
 
@@ -200,7 +188,7 @@ def values_left(command: Command, used: frozenset[float]) -> list[str]:
 
 def said_values(answer: str, values: Sequence[str]) -> list[str]:
     """Return the values of a request that an answer says: "50" of "set to 50 %"."""
-    said = [n for n in map(as_number, _NUMBER.findall(answer)) if n is not None]
+    said = [n for n in map(as_number, NUMBER.findall(answer)) if n is not None]
     return [
         value
         for value in values
@@ -211,6 +199,11 @@ def said_values(answer: str, values: Sequence[str]) -> list[str]:
 def _among(number: float, numbers: Iterable[float]) -> bool:
     """Tell whether a number is one of the numbers, as floats compare."""
     return any(math.isclose(number, other) for other in numbers)
+
+
+def _domain(entity_id: str) -> str:
+    """Return an entity's domain."""
+    return entity_id.split(".", 1)[0]
 
 
 def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:

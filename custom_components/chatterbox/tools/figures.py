@@ -1,0 +1,90 @@
+"""Figures: numbers with a percent or a degree, as requests and answers say them.
+
+A request sets a figure ("dim it to 20 percent", "auf 18,5 Grad"); an answer
+reports one ("it is 19.5 °C in the living room"). Other numbers are times,
+durations, counts or labels ("in 5 minutes", "lamp 2"), which are left alone.
+
+A figure an answer gives must come from something the model read: the user's
+words, a tool's result, the states that came with the request. A small model
+asked for a temperature it was not given says one anyway ("22 degrees"), and
+nothing but the home's state can tell it wrong.
+"""
+
+from collections.abc import Iterable, Iterator, Mapping
+import math
+import re
+from typing import Any, Final
+
+from ..context.kinds import word_list
+from .outcomes import as_number
+
+# A number as a person writes it: 22, 18.5, 18,5.
+NUMBER: Final = re.compile(r"\d+(?:[.,]\d+)?")
+# A number with a percent or degree sign or word after it ("20 percent",
+# "18,5 Grad", "19.5 °C"); the word, if one, is checked against _UNITS.
+FIGURE: Final = re.compile(
+    r"(\d+(?:[.,]\d+)?)[^\S\n]{0,3}"
+    r"(?:[%°]|(?:per|pour|por)[^\S\n]{1,3}(?:cent|ciento|cento)\b|(\w{1,20}))",
+    re.IGNORECASE,
+)
+_UNITS: Final = word_list(
+    "percent prozent procent procentów procenty procentach pourcent "
+    "degree degrees grad grade graden grader graus grados gradi degré degrés "
+    "stopni stopnie stopień stopnia"
+)
+# The most figures of an answer checked: a spoken answer has a few.
+_MAX_FIGURES: Final = 10
+
+
+def is_figure(match: re.Match[str]) -> bool:
+    """Tell whether a match of FIGURE has a percent or a degree after it."""
+    return match.group(2) is None or match.group(2).casefold() in _UNITS
+
+
+def figures_in(text: str) -> list[str]:
+    """Return the figures a text gives, as written: "19.5" of "19.5 °C"."""
+    found = (m.group(1) for m in FIGURE.finditer(text) if is_figure(m))
+    return list(dict.fromkeys(found))[:_MAX_FIGURES]
+
+
+def unread_figures(answer: str, read: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Return the figures an answer gives that no message the model read has.
+
+    A figure rounded from one read counts as read ("about 20 degrees" of
+    19.5). Only an answer with a figure reads the messages.
+    """
+    if not (given := figures_in(answer)):
+        return []
+    numbers = [
+        number
+        for text in _texts(read)
+        for number in map(as_number, NUMBER.findall(text))
+        if number is not None
+    ]
+    return [
+        figure
+        for figure in given
+        if (value := as_number(figure)) is not None
+        and not any(_read_as(value, number) for number in numbers)
+    ]
+
+
+def _read_as(said: float, read: float) -> bool:
+    """Tell whether a figure said is one read, or one read rounded to a whole."""
+    return math.isclose(said, read) or (said.is_integer() and abs(said - read) < 1)
+
+
+def _texts(messages: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """Yield the text of each message: its content, and its calls' arguments."""
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            yield content
+        elif isinstance(content, list):
+            yield from (
+                part["text"]
+                for part in content
+                if isinstance(part, Mapping) and isinstance(part.get("text"), str)
+            )
+        for call in message.get("tool_calls") or ():
+            yield str(call.get("function", {}).get("arguments", ""))

@@ -1,0 +1,52 @@
+"""Tests of figures: numbers with a percent or a degree, said and read."""
+
+import pytest
+
+from custom_components.chatterbox.tools.figures import figures_in, unread_figures
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        ("It is 19.5 °C in the living room.", ["19.5"]),
+        ("Dim it to 20 percent, then 30%", ["20", "30"]),
+        ("Stell es auf 18,5 Grad", ["18,5"]),
+        ("Lamp 2 goes off in 5 minutes", []),
+    ],
+)
+def test_a_figure_has_a_percent_or_a_degree(text: str, figures: list[str]) -> None:
+    """Times, durations and labels are no figures."""
+    assert figures_in(text) == figures
+
+
+def test_a_figure_read_nowhere_is_unread() -> None:
+    """The thermometer reads 19.5; the answer says 22 and 72 %."""
+    read = [
+        {"role": "system", "content": "You are a voice assistant."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "How warm is it? Thermometer: 19.5 °C"},
+                {"type": "image_url", "image_url": {"url": "data:,"}},
+            ],
+        },
+    ]
+
+    assert unread_figures("It is 22 °C, humidity 72 %.", read) == ["22", "72"]
+    assert unread_figures("It is 19,5 degrees.", read) == []
+
+
+def test_a_figure_rounded_from_one_read_is_read() -> None:
+    """19.5 said as "about 20 degrees"; 50 a call was given, in its arguments."""
+    read = [
+        {"role": "tool", "content": '{"temperature": 19.5}'},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"function": {"name": "Set", "arguments": '{"p": 50}'}}],
+        },
+    ]
+
+    assert unread_figures("About 20 degrees, and the fan at 50 %.", read) == []
+    assert unread_figures("About 21 degrees.", read) == ["21"]
+    assert unread_figures("It is warm.", read) == []

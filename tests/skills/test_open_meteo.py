@@ -281,11 +281,18 @@ async def test_unknown_place(
 
 
 @pytest.mark.usefixtures("loaded_entry")
-async def test_here_is_no_place_but_the_homes_weather_is_named(
+async def test_here_is_no_place_but_the_homes_weather_comes_with_the_error(
     hass: HomeAssistant, llm_server: LLMServer, aioclient_mock: AiohttpClientMocker
 ) -> None:
-    """The model asks Open-Meteo for "outside": it hears of the home's weather tool."""
-    hass.states.async_set("weather.home", "sunny", {"friendly_name": "Home"})
+    """The model asks Open-Meteo for "outside": it reads the home's weather.
+
+    The error says whose weather it is, and that it is no other place's.
+    """
+    hass.states.async_set(
+        "weather.home",
+        "partlycloudy",
+        {"friendly_name": "Home", "temperature": 14, "temperature_unit": "°C"},
+    )
     async_expose_entity(hass, conversation.DOMAIN, "weather.home", should_expose=True)
     aioclient_mock.get(GEOCODING_URL, json=NOTHING)
 
@@ -293,10 +300,17 @@ async def test_here_is_no_place_but_the_homes_weather_is_named(
         hass, llm_server, "What's it like outside?", PLACE, {"place": "outside"}
     )
 
+    assert result["error"] is True
     assert result["data"]["error"] == "UnknownPlace"
-    assert result["data"]["error_text"].endswith(
-        "For the weather at home, or outside it, use weather_forecast."
+    assert (
+        "home_weather is it, from Home; it is no other place's"
+        in (result["data"]["error_text"])
     )
+    assert result["data"]["home_weather"]["current"] == {
+        "condition": "partly cloudy",
+        "temperature": 14,
+    }
+    assert result["data"]["home_weather"]["units"]["temperature"] == "°C"
 
 
 @pytest.mark.usefixtures("loaded_entry")

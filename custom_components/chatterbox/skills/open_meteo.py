@@ -11,18 +11,15 @@ from typing import Any, Final, override
 
 import probatio
 
-from homeassistant.components.homeassistant.exposed_entities import (
-    async_should_expose,
-)
-from homeassistant.components.weather.const import DOMAIN as WEATHER_DOMAIN
 from homeassistant.const import UnitOfTemperature
-from homeassistant.core import HomeAssistant, State
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..phrases import base_language
 from ..tools.results import error_result
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
+from .home_weather import current_weather, exposed_weather, home_weather, units_of
 from .readable import compass, day_label
 from .skill import SkillTool, compact, reads_only
 
@@ -129,18 +126,7 @@ class WeatherAtPlaceTool(SkillTool):
         try:
             location = await _async_geocode(hass, place, language)
             if location is None:
-                # Small models pass "outside" or "here" as the place.
-                home = (
-                    " For the weather at home, or outside it, use weather_forecast."
-                    if exposed_weather(hass, llm_context.assistant)
-                    else ""
-                )
-                return error_result(
-                    "UnknownPlace",
-                    f"{SERVICE} knows no place called {place!r}. Ask the user "
-                    "which place they mean, or try the town's name alone, or "
-                    f"'Town, Country'.{home}",
-                )
+                return _unknown(hass, place, llm_context.assistant)
             forecast = await _async_forecast(hass, location, days, us_units=us_units)
         except ServiceError as err:
             return err.result
@@ -149,15 +135,30 @@ class WeatherAtPlaceTool(SkillTool):
         return llm.ToolResult(data=data)
 
 
-def exposed_weather(hass: HomeAssistant, assistant: str) -> list[State]:
-    """Return the weather entities exposed to the assistant."""
-    return sorted(
-        (
-            state
-            for state in hass.states.async_all(WEATHER_DOMAIN)
-            if async_should_expose(hass, assistant, state.entity_id)
-        ),
-        key=lambda state: state.entity_id,
+def _unknown(hass: HomeAssistant, place: str, assistant: str) -> llm.ToolResult:
+    """Say Open-Meteo knows no such place; with the weather at home, if any.
+
+    Small models pass "outside" or "here" as the place. When a weather entity
+    is exposed, its current weather comes with the error, for a question
+    about the weather here; the error says so, and that it is no place's else.
+    """
+    text = (
+        f"{SERVICE} knows no place called {place!r}. Ask the user which place "
+        "they mean, or try the town's name alone, or 'Town, Country'."
+    )
+    if not (exposed := exposed_weather(hass, assistant)):
+        return error_result("UnknownPlace", text)
+    state = home_weather(hass, exposed)
+    home: dict[str, Any] = {"current": current_weather(state), "units": units_of(state)}
+    return llm.ToolResult(
+        data={
+            "error": "UnknownPlace",
+            "error_text": f"{text} If the user asked about the weather here, at "
+            f"home or outside, home_weather is it, from {state.name}; it is no "
+            "other place's weather. For its forecast use weather_forecast.",
+            "home_weather": home,
+        },
+        error=True,
     )
 
 

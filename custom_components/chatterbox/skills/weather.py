@@ -26,7 +26,8 @@ from homeassistant.helpers import intent, llm
 from homeassistant.util import dt as dt_util
 
 from ..tools.results import error_result
-from .open_meteo import WeatherAtPlaceTool, exposed_weather
+from .home_weather import current_weather, exposed_weather, home_weather, units_of
+from .open_meteo import WeatherAtPlaceTool
 from .readable import compass, condition, day_label, hour_label, local_time
 from .skill import Skill, SkillTool, compact, reads_only
 
@@ -39,14 +40,6 @@ DEFAULT_DAYS: Final = 3
 MAX_DAYS: Final = 10
 DEFAULT_HOURS: Final = 12
 MAX_HOURS: Final = 48
-# The state attribute that names the unit of each kind of value.
-UNIT_ATTRIBUTES: Final = {
-    "temperature": "temperature_unit",
-    "wind_speed": "wind_speed_unit",
-    "pressure": "pressure_unit",
-    "visibility": "visibility_unit",
-    "precipitation": "precipitation_unit",
-}
 
 
 class WeatherForecastTool(SkillTool):
@@ -96,7 +89,9 @@ class WeatherForecastTool(SkillTool):
                 "weather_at_place.",
             )
         name: str | None = arguments.get("name")
-        state = _home(hass, exposed) if name is None else _named(hass, exposed, name)
+        state = (
+            home_weather(hass, exposed) if name is None else _named(hass, exposed, name)
+        )
         if state is None:
             return error_result(
                 "UnknownWeatherEntity",
@@ -113,8 +108,8 @@ class WeatherForecastTool(SkillTool):
         kind: str | None = arguments.get("forecast") or next(iter(supported), None)
         data: dict[str, Any] = {
             "weather_entity": state.name,
-            "current": _current(state),
-            "units": _units(state),
+            "current": current_weather(state),
+            "units": units_of(state),
         }
         if kind is None:
             data["forecast"] = "none: this weather entity only has the current weather"
@@ -135,15 +130,6 @@ class WeatherForecastTool(SkillTool):
         return llm.ToolResult(data=data)
 
 
-def _home(hass: HomeAssistant, exposed: list[State]) -> State:
-    """Pick the weather at home: one named after home, else the first."""
-    hints = [h for h in ("home", hass.config.location_name.casefold()) if h]
-    for state in exposed:
-        if any(hint in f"{state.entity_id} {state.name}".casefold() for hint in hints):
-            return state
-    return exposed[0]
-
-
 def _named(hass: HomeAssistant, exposed: list[State], name: str) -> State | None:
     """Find the exposed weather entity the model named, by name, alias or id."""
     for state in exposed:
@@ -155,37 +141,6 @@ def _named(hass: HomeAssistant, exposed: list[State], name: str) -> State | None
         states=exposed,
     )
     return result.states[0] if result.is_match else None
-
-
-def _current(state: State) -> dict[str, Any]:
-    """Return the current weather, in the entity's units."""
-    attributes = state.attributes
-    return compact(
-        {
-            "condition": condition(state.state),
-            "temperature": attributes.get("temperature"),
-            "feels_like": attributes.get("apparent_temperature"),
-            "humidity": attributes.get("humidity"),
-            "dew_point": attributes.get("dew_point"),
-            "wind_speed": attributes.get("wind_speed"),
-            "wind_gust_speed": attributes.get("wind_gust_speed"),
-            "wind_direction": compass(attributes.get("wind_bearing")),
-            "pressure": attributes.get("pressure"),
-            "visibility": attributes.get("visibility"),
-            "cloud_coverage": attributes.get("cloud_coverage"),
-            "uv_index": attributes.get("uv_index"),
-        }
-    )
-
-
-def _units(state: State) -> dict[str, str]:
-    """Name the units the entity reports in: Home Assistant's unit system."""
-    units = {
-        kind: str(unit)
-        for kind, attribute in UNIT_ATTRIBUTES.items()
-        if (unit := state.attributes.get(attribute))
-    }
-    return {**units, "humidity": "%", "precipitation_probability": "%"}
 
 
 async def _async_get_forecast(

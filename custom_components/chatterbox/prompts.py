@@ -108,14 +108,6 @@ CLAIM_NOTE: Final = (
     "otherwise tell the user what was and was not done."
 )
 
-# A request that names devices to act on, answered before any tool ran and
-# without a claim ("the light is still off"): nothing changed either.
-NOT_ACTED_NOTE: Final = (
-    "Note: no tool call has run in this turn, so {names} did not change. If "
-    "the user asked for a change now, call the tool; otherwise tell the user "
-    "what was and was not done."
-)
-
 # A question answered with nothing but a question, before any tool ran.
 ASKED_BACK_NOTE: Final = (
     "Note: you answered the user's question with a question. Answer it: if a "
@@ -125,7 +117,7 @@ ASKED_BACK_NOTE: Final = (
 # A figure in an answer that no message the model read gives.
 FIGURES_NOTE: Final = (
     "Note: your answer says {figures}, which nothing above says: no tool "
-    "result, no record. Call the tool that tells, or say you do not know."
+    "result, no record. Call the tool that tells it, or answer without it."
 )
 
 # A result the model wrote itself in place of calling (left out of its answer).
@@ -144,9 +136,9 @@ FAILED_AGAIN_NOTE: Final = (
 
 # A call that ran, made again: its result is in the request already.
 REPEATED_NOTE: Final = (
-    "Note: {name} ran with these arguments already, and its result is above; "
-    "the same call gives the same result. Answer from it, or call another "
-    "tool for what it does not tell."
+    "Note: you called {name} again as before; its result is above, and the "
+    "same call gives the same result. Answer from it, or call another tool "
+    "for what it does not tell."
 )
 
 # Parts of a request that no call acted on, after the model's answer.

@@ -16,7 +16,6 @@ from custom_components.chatterbox.agent.outcome import (
 from custom_components.chatterbox.prompts import (
     ASKED_BACK_NOTE,
     FIGURES_NOTE,
-    NOT_ACTED_NOTE,
 )
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.guard import ToolTally
@@ -65,45 +64,6 @@ def test_an_answer_asks_back_when_it_is_one_question(
 ) -> None:
     """One question and nothing else asks back; words before it answer."""
     assert asks_back(answer) is expected
-
-
-async def test_a_request_answered_without_a_call_is_told_nothing_changed(
-    hass: HomeAssistant,
-) -> None:
-    """User: turn it off; model: "the light is still off", and no tool ran.
-
-    No claim of a change, and nothing changed: the model is told once.
-    """
-    hass.states.async_set(LIGHT, "on", {"friendly_name": "Kitchen light"})
-    chat_log = answered(hass, "Turn it off again", "The kitchen light is still off.")
-
-    decision = checked(chat_log, SWITCH, ToolTally(), 3, frozenset())
-
-    assert decision == RunAgain(NOT_ACTED_NOTE.format(names="Kitchen light"), "claim")
-    assert "so Kitchen light did not change" in str(decision.note)
-
-
-@pytest.mark.parametrize(
-    ("answer", "left", "told", "read"),
-    [
-        ("Do you mean the kitchen light?", 3, frozenset(), False),
-        ("The kitchen light is still off.", 1, frozenset(), False),
-        ("The kitchen light is still off.", 3, frozenset({"claim"}), False),
-        ("The kitchen light is off already.", 3, frozenset(), True),
-    ],
-    ids=["asks-which", "last-round", "told-already", "after-a-read"],
-)
-async def test_an_answer_without_a_call_stands_when_it_may(
-    hass: HomeAssistant,
-    answer: str,
-    left: int,
-    told: frozenset[str],
-    read: bool,  # noqa: FBT001
-) -> None:
-    """A question back, the last round, a note given, or a read made: it stands."""
-    chat_log = answered(hass, "Turn off the kitchen light", answer, read=read)
-
-    assert checked(chat_log, SWITCH, ToolTally(), left, told) == Answered()
 
 
 async def test_a_claim_after_the_note_is_not_passed_on(hass: HomeAssistant) -> None:

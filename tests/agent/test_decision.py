@@ -212,7 +212,7 @@ async def test_a_request_to_act_and_read_acted_on_without_a_word_gets_both(
 ) -> None:
     """User: turn off the light, and how warm is it? The model goes silent.
 
-    The light's state, then the thermometer's, then what else changed.
+    The light's state, then what else changed, then the thermometer's.
     """
     command = Command(
         "en",
@@ -227,7 +227,7 @@ async def test_a_request_to_act_and_read_acted_on_without_a_word_gets_both(
     )
 
     assert decision == StatesAnswer(
-        ("light.kitchen", "sensor.living_room_temperature", "fan.den")
+        ("light.kitchen", "fan.den", "sensor.living_room_temperature")
     )
 
 

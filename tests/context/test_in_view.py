@@ -92,7 +92,7 @@ async def test_the_weather_comes_with_its_figures_and_their_units(
         },
     )
 
-    note = str(states_note(hass, Mentions(few=("weather.home",))))
+    note = str(states_note(hass, Mentions(named=("weather.home",))))
 
     assert (
         "- Home (weather): partlycloudy, temperature 14 °C, humidity 72 %, "

@@ -144,29 +144,6 @@ async def test_nothing_named_is_nothing(hass: HomeAssistant) -> None:
     assert not find_mentions(hass, "")
 
 
-async def test_a_kind_the_home_has_a_few_of_is_those_few(hass: HomeAssistant) -> None:
-    """One lock, one thermostat, five lamps: "the heating" is the thermostat.
-
-    "The lights" of five are no few: which ones is the model's to find. "The
-    weather" names no kind: the weather in Paris is not the home's.
-    """
-    assert await async_setup_component(hass, "homeassistant", {})
-    devices = [
-        ("weather.home", "Home"),
-        ("lock.front", "Front door"),
-        ("climate.hall", "Thermostat"),
-    ] + [(f"light.lamp_{n}", f"Lamp {n}") for n in range(5)]
-    for entity_id, name in devices:
-        hass.states.async_set(entity_id, "on", {"friendly_name": name})
-        async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
-
-    assert find_mentions(hass, "Is the lock locked?").few == ("lock.front",)
-    assert find_mentions(hass, "How is the weather in Paris?").few == ()
-    assert find_mentions(hass, "Is the heating on?").entities == ("climate.hall",)
-    assert find_mentions(hass, "Are the lights on?").few == ()
-    assert find_mentions(hass, "Is the thermostat on?").few == ()  # named itself
-
-
 @pytest.mark.usefixtures("home")
 async def test_a_name_taken_out_of_the_aliases_names_nothing(
     hass: HomeAssistant,

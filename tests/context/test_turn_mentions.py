@@ -12,10 +12,10 @@ from custom_components.chatterbox.context.turn_mentions import refers_back
         ("And the other one too", "en"),
         ("Mach es wieder aus", "de"),
         ("Wyłącz to", "pl"),
-        ("Éteins-la", "fr-FR"),
+        ("Éteins-la aussi", "fr-FR"),
         ("Apágalo también", "es"),
         ("Spegnilo anche", "it"),
-        ("Zet het weer uit", "nl"),
+        ("Zet hem weer uit", "nl"),
         ("Turn them off", "de"),
     ],
 )
@@ -30,11 +30,13 @@ def test_a_word_that_refers_back_is_found(sentence: str, language: str) -> None:
         ("Tell me a joke", "en"),
         ("Switch to the news", "en"),
         ("Erzähl mir einen Witz", "de"),
+        ("Allume la lumière", "fr"),
     ],
 )
 def test_a_request_that_refers_to_nothing_before(sentence: str, language: str) -> None:
     """No such word: the request means nothing named before.
 
-    The Polish "to" ("it") is the English "to", and counts only in Polish.
+    The Polish "to" ("it") is the English "to", and counts only in Polish;
+    a word that is also an article ("la") counts in no language.
     """
     assert not refers_back(sentence, language)

@@ -457,8 +457,8 @@ FAULTS: dict[str, Fault] = {
         ),
     ),
     "finish-length": Fault(
-        # Cut short, it acted on nothing: the model is asked once more.
-        replies=(Text("The kitchen light is", finish_reason="length"), Text(ASKED)),
+        replies=(Text("The kitchen light is", finish_reason="length"),),
+        answer="The kitchen light is",
         logged="cut short at the token limit",
     ),
     "finish-content-filter": Fault(
@@ -495,10 +495,10 @@ FAULTS: dict[str, Fault] = {
         results=("",),
     ),
     "2-mb-answer": Fault(
+        replies=(Text(BIG_ANSWER, piece_size=64 * 1024),),
         # The agent stops reading past the room kept for an answer (1,024
-        # tokens) and lets the server go; what it read acted on nothing, so
-        # the model is asked once more.
-        replies=(Text(BIG_ANSWER, piece_size=64 * 1024), Text(ASKED)),
+        # tokens): the user hears the first piece, and the server is let go.
+        answer=BIG_ANSWER[: 64 * 1024].strip(),
         logged="so the rest was not read",
     ),
 }

@@ -10,8 +10,8 @@ from homeassistant.helpers import area_registry as ar, entity_registry as er
 from custom_components.chatterbox.context.mentions import find_mentions
 from custom_components.chatterbox.tools.command import (
     Command,
+    call_names,
     left_over,
-    names_of,
     request_parts,
     request_values,
     said_values,
@@ -90,7 +90,7 @@ async def test_parts_no_call_acted_on_are_left_over(hass: HomeAssistant) -> None
 
     assert left_over(command, frozenset({"light.kitchen"})) == ["light.hall"]
     assert left_over(command, None) == []
-    assert names_of(hass, ["light.hall", "light.gone"]) == "Hall lamp, light.gone"
+    assert call_names(hass, ["light.hall", "light.gone"]) == "Hall lamp, light.gone"
 
 
 @pytest.mark.usefixtures("home")

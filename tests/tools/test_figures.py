@@ -12,6 +12,7 @@ from custom_components.chatterbox.tools.figures import figures_in, unread_figure
         ("Dim it to 20 percent, then 30%", ["20", "30"]),
         ("Stell es auf 18,5 Grad", ["18,5"]),
         ("Lamp 2 goes off in 5 minutes", []),
+        ("Oslo: -3.2 °C, 18-20 degrees tomorrow", ["-3.2", "20"]),
     ],
 )
 def test_a_figure_has_a_percent_or_a_degree(text: str, figures: list[str]) -> None:
@@ -49,4 +50,5 @@ def test_a_figure_rounded_from_one_read_is_read() -> None:
 
     assert unread_figures("About 20 degrees, and the fan at 50 %.", read) == []
     assert unread_figures("About 21 degrees.", read) == ["21"]
+    assert unread_figures("It is 19.5 degrees below zero, -19.5 °C.", read) == ["-19.5"]
     assert unread_figures("It is warm.", read) == []

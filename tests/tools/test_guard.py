@@ -121,7 +121,7 @@ async def test_repetition_guard(
         "high": 21,
     }
     assert refused["messages"][-1]["content"].startswith(
-        "Note: GetForecast ran with these arguments already"
+        "Note: you called GetForecast again as before"
     )
     assert "tool_choice" not in refused
     assert len(llm_server.chat_requests) == 3

@@ -19,13 +19,12 @@ from ..prompts import (
     ASKED_BACK_NOTE,
     CLAIM_NOTE,
     FIGURES_NOTE,
-    NOT_ACTED_NOTE,
     PARTS_NOTE,
     VALUES_NOTE,
 )
 from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
-from ..tools.command import Command, left_over, names_of, said_values, values_left
+from ..tools.command import Command, call_names, left_over, said_values, values_left
 from ..tools.figures import unread_figures
 from ..tools.guard import ToolTally
 from ..tools.names import tool_resolver
@@ -34,9 +33,7 @@ from .outcome import Answered, Decision, NothingDone, NotSet, RunAgain, StatesAn
 
 # Where a sentence ends inside an answer: a stop, a mark, a colon.
 _SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
-# The checks that give the model a note, once each in a turn. An answer that
-# claims a change and one that leaves a named device as it was get the same
-# note: nothing changed, call or say so.
+# The checks that give the model a note, once each in a turn.
 _ASKED_BACK: Final = "asked_back"
 _CLAIM: Final = "claim"
 _DESCRIBED: Final = "described"
@@ -56,8 +53,7 @@ def checked(  # noqa: PLR0913  # the round's inputs, each a separate one
 ) -> Decision:
     """Hold an answer to the request: no claim alone, every part done.
 
-    An answer that changed nothing is checked for what it claims, or, when no
-    tool ran at all, for the devices the request names to act on; a question
+    An answer that changed nothing is checked for what it claims; a question
     answered with nothing but a question back, for what it asked. An answer
     that stands is checked for figures it did not read (read: the messages
     of the round's request).
@@ -84,10 +80,7 @@ def _held(
     answer = answer_of(chat_log)
     if command.question:
         return _checked_question(chat_log, command, answer, left, told)
-    claim = _checked_claim(chat_log, command, left, told)
-    if not isinstance(claim, Answered) or asks_back(answer):
-        return claim  # a question back ("which lamp?") is the model's to ask
-    return _checked_untouched(chat_log, command, left, told)
+    return _checked_claim(chat_log, command, left, told)
 
 
 def _checked_figures(
@@ -136,31 +129,6 @@ def _checked_question(
     LOGGER.info("The model answered a question with one; asking again")
     chat_log.async_trace({"chatterbox_asked_back": {"answer": answer}})
     return RunAgain(ASKED_BACK_NOTE, _ASKED_BACK)
-
-
-def _checked_untouched(
-    chat_log: conversation.ChatLog, command: Command, left: int, told: frozenset[str]
-) -> Answered | RunAgain:
-    """Answer, unless no tool ran for a request that names devices to act on.
-
-    "Turn it off again" answered with "the light is still off": no claim of a
-    change, and nothing changed. The model is told once, as for a claim,
-    that nothing was done; it may call, or say why it did not.
-    """
-    if (
-        not command.check_claims
-        or not command.parts
-        or left <= 1
-        or _CLAIM in told
-        or tools_ran(chat_log)
-    ):
-        return Answered()
-    names = names_of(chat_log.hass, command.parts)
-    LOGGER.info("No tool ran for a request to act on %s; asking again", names)
-    chat_log.async_trace(
-        {"chatterbox_parts_untouched": {"entities": list(command.parts)}}
-    )
-    return RunAgain(NOT_ACTED_NOTE.format(names=names), _CLAIM)
 
 
 def _checked_claim(
@@ -228,7 +196,7 @@ def _checked_parts(
     """Answer, unless parts of the request were left out: then once more."""
     if left <= 1 or _PARTS in told or not (rest := left_over(command, tally.acted_on)):
         return Answered()
-    names = names_of(chat_log.hass, rest)
+    names = call_names(chat_log.hass, rest)
     LOGGER.info("The calls left out %s; asking again", names)
     chat_log.async_trace({"chatterbox_parts_left": {"entities": rest}})
     them = "it" if len(rest) == 1 else "them"

@@ -133,8 +133,8 @@ def _not_done(
     A question about devices the model did not answer is answered with their
     states, which the agent reads itself; so is a request the model acted on
     without a word after: the states of what its calls changed, as they are
-    now, say what was done and nothing more, with what the request asked to
-    read.
+    now, say what was done and nothing more, then what only reports that
+    the request named (a thermometer: "and how warm is it?").
     """
     if tally.missing and not tally.acted:
         LOGGER.info("Nothing matched %s; saying so", ", ".join(tally.missing))
@@ -146,7 +146,7 @@ def _not_done(
         LOGGER.info("The model acted, then gave no answer; saying the states")
         named = [part for part in command.parts if part in tally.acted_on]
         rest = sorted(tally.acted_on.difference(named))
-        return StatesAnswer((*named, *command.reads, *rest)[:_MAX_STATES_SAID])
+        return StatesAnswer((*named, *rest, *command.reads)[:_MAX_STATES_SAID])
     return Fail(key)
 
 

@@ -137,7 +137,7 @@ def note_states(
     models copy the current values (a brightness, a set-point) into their
     calls in place of the ones asked for. But in a home too large to list
     (listed is False), a command's devices come with their names only, since
-    the prompt no longer has them.
+    the prompt no longer has them; what only reports, with its state.
     """
     with_states = question and agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
     if not mentions or not (with_states or not listed):
@@ -154,12 +154,10 @@ def note_states(
             "chatterbox_states_in_view": {
                 "entities": list(mentions.entities),
                 "areas": list(mentions.areas),
-                # Why each came: named itself, in an area that was named, or
-                # of a kind named that the home has a few of; by this
-                # message, or by an earlier one it refers back to.
+                # Why each came: named itself, or in an area that was named;
+                # by this message, or by an earlier one it refers back to.
                 "named": list(mentions.named),
                 "in_areas": list(mentions.in_areas),
-                "few": list(mentions.few),
                 "earlier": mentions.earlier,
                 "with_states": with_states,
             }

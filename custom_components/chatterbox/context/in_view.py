@@ -84,9 +84,15 @@ def states_note(
         DEVICES_NOTE,
         with_state=False,
     )
+    # What an earlier message named is a name the request may refer to, no
+    # state it asks about.
     read = _record(
         hass,
-        [e for e in mentions.entities if e.split(".", 1)[0] in READ_ONLY_DOMAINS],
+        [
+            entity_id
+            for entity_id in mentions.entities
+            if entity_id.split(".", 1)[0] in READ_ONLY_DOMAINS and not mentions.earlier
+        ],
         STATES_HEADING,
         STATES_NOTE,
     )

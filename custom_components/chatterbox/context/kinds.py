@@ -53,9 +53,6 @@ DOMAIN_WORDS: Final[Mapping[str, frozenset[str]]] = {
     ),
     # Not "weather": "the weather in Paris" is no question about the home's.
 }
-# A kind with this many devices or fewer is one people name by its kind: "the
-# heating", "the blinds", "the lock" of a home with a few.
-FEW_OF_A_KIND: Final = 3
 
 # The domains "everything" switches, when a request names no kind of device.
 SWITCHED_DOMAINS: Final = frozenset(

@@ -12,9 +12,7 @@ A name that stands inside a longer one said is part of it, as in Home
 Assistant's matching, where the longest name wins: "the guest room fan" is
 neither the Guest Room nor every device called "Fan". Of an area named, the
 devices of the kinds the words name come ("the lights in the attic",
-kinds.py), or all of them when they name none. A kind named with no device
-and no area, of which the home has only a few, is those few ("is the
-heating on?", "is the lock locked?").
+kinds.py), or all of them when they name none.
 
 Only entities exposed to Assist are ever found, and only up to a bound, so a
 sentence such as "everything in the house" brings a few dozen entities into
@@ -49,7 +47,7 @@ from homeassistant.helpers import (
 from homeassistant.helpers.singleton import singleton
 
 from ..const import DOMAIN
-from .kinds import FEW_OF_A_KIND, kind_words, kinds_named
+from .kinds import kind_words, kinds_named
 
 # The most entities a sentence brings into view.
 MAX_MENTIONED: Final = 40
@@ -81,20 +79,17 @@ class Mentions:
     """Entities named by a name that others named share: not told apart."""
     of_kinds: bool = False
     """Whether the sentence names kinds of devices, which in_areas keeps to."""
-    few: tuple[str, ...] = ()
-    """Of a kind named with no device and no area, the home's devices, when it
-    has only a few ("is the heating on?", "are the blinds down?")."""
     earlier: bool = False
     """Named by an earlier message, which this one refers back to."""
 
     @property
     def entities(self) -> tuple[str, ...]:
-        """Return every entity the sentence reaches: named, by area, by kind."""
-        return self.named + self.in_areas + self.few
+        """Return every entity the sentence reaches: named, then by area."""
+        return self.named + self.in_areas
 
     def __bool__(self) -> bool:
         """Tell whether the sentence names anything."""
-        return bool(self.named or self.areas or self.few)
+        return bool(self.named or self.areas)
 
 
 def find_mentions(
@@ -153,28 +148,7 @@ def find_mentions(
         tuple(in_areas),
         tuple(e for e in named if e in shared),
         of_kinds=bool(kinds),
-        # "Lock the front door" is no word about the back door.
-        few=() if named_areas or found else _few_of(hass, kinds),
     )
-
-
-def _few_of(hass: HomeAssistant, kinds: set[str]) -> tuple[str, ...]:
-    """Return the exposed devices of the kinds, of each one the home has few of.
-
-    Reads the states of those domains only, and stops at the first device
-    past a few.
-    """
-    few: list[str] = []
-    for domain in sorted(kinds):
-        exposed: list[str] = []
-        for state in hass.states.async_all(domain):
-            if async_should_expose(hass, conversation.DOMAIN, state.entity_id):
-                exposed.append(state.entity_id)
-                if len(exposed) > FEW_OF_A_KIND:
-                    break
-        else:
-            few += exposed
-    return tuple(few)
 
 
 def _of_kind(

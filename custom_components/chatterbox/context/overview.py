@@ -22,8 +22,6 @@ from typing import Final
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, floor_registry as fr
 
-from .kinds import FEW_OF_A_KIND
-
 # How Home Assistant's Assist API starts the list, in every version we support.
 STATIC_HEADING: Final = (
     "Static Context: An overview of the areas and the devices in this smart home:"
@@ -45,8 +43,9 @@ OVERVIEW_NOTE: Final = (
 )
 FEW_HEADING: Final = "The devices of the kinds this home has only a few of:"
 NO_AREA: Final = "(no area)"
-# A kind with FEW_OF_A_KIND devices or fewer is listed by name, up to this
-# many devices in all.
+# A kind with this many devices or fewer is listed by name...
+FEW_OF_A_KIND: Final = 3
+# ...up to this many devices in all.
 MAX_FEW: Final = 30
 
 

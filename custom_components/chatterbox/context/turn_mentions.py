@@ -25,16 +25,16 @@ from .mentions import MAX_SENTENCE_CHARS, Mentions, find_mentions, words_in
 # How many earlier user messages are read for what a request refers back to.
 EARLIER_MESSAGES: Final = 3
 # Words that refer back, by language, in the languages of the question words
-# (tools/questions.py): pronouns, "too", "again". No articles, except where
-# the pronoun is one ("éteins-la").
+# (tools/questions.py): pronouns, "too", "again". No word that is also an
+# article ("la", "lo", "het"): a request with one names something.
 _BACK: Final[Mapping[str, frozenset[str]]] = {
     "en": word_list("it them too again also"),
     "de": word_list("es sie ihn auch wieder nochmal ebenfalls"),
     "pl": word_list("to go je ją też także znowu ponownie"),
-    "fr": word_list("le la les lui aussi encore également"),
-    "es": word_list("lo la los las también vez"),
-    "it": word_list("lo la li le anche ancora"),
-    "nl": word_list("het ze hem ook weer opnieuw"),
+    "fr": word_list("lui aussi encore également"),
+    "es": word_list("también vez"),
+    "it": word_list("anche ancora"),
+    "nl": word_list("ze hem ook weer opnieuw"),
 }
 
 

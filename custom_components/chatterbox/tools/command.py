@@ -37,7 +37,7 @@ from ..context.kinds import (
     kinds_named,
     word_list,
 )
-from ..context.mentions import Mentions, area_of, name_of
+from ..context.mentions import Mentions, area_of, name_of, names_of
 from .figures import FIGURE, NUMBER, is_figure
 from .outcomes import as_number
 
@@ -95,17 +95,15 @@ def command_for(
     said = chat_log.content[-1]
     if api is None or not isinstance(said, conversation.UserContent):
         return None
-    # What an earlier message named is for the model to read: which of it the
-    # request means ("turn it off") is the model's to tell.
-    every_part = (
-        bool(options.get(CONF_EVERY_PART, True))
-        and not question
-        and not mentions.earlier
-    )
+    every_part = bool(options.get(CONF_EVERY_PART, True)) and not question
     return Command(
         api.llm_context.language or "en",
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,
-        parts=request_parts(hass, said.content, mentions) if every_part else (),
+        # What an earlier message named is for the model to read: which of it
+        # the request means ("turn it off") is the model's to tell.
+        parts=request_parts(hass, said.content, mentions)
+        if every_part and not mentions.earlier
+        else (),
         asked_about=mentions.entities if question else (),
         values=request_values(hass, said.content, mentions) if every_part else (),
         question=question,
@@ -146,7 +144,10 @@ def request_parts(
     # A kind word in a device's name names that device, not the kind: the
     # "light" of "kitchen light" asks for no lights in another room.
     kinds = words.difference(
-        *(_WORD.findall(names_of(hass, [e]).casefold()) for e in mentions.named)
+        *(
+            _WORD.findall(" ".join(_all_names(hass, e)).casefold())
+            for e in mentions.named
+        )
     )
     domains = kinds_named(kinds) or (SWITCHED_DOMAINS if kinds & _EVERYTHING else set())
     by_area = [
@@ -167,7 +168,7 @@ def request_values(
     device or area the request names is none ("Lamp 2 to 30 percent").
     """
     areas = ar.async_get(hass)
-    names = [names_of(hass, mentions.named)] + [
+    names = [name for e in mentions.named for name in _all_names(hass, e)] + [
         area.name
         for area_id in mentions.areas
         if (area := areas.async_get_area(area_id))
@@ -201,12 +202,19 @@ def _among(number: float, numbers: Iterable[float]) -> bool:
     return any(math.isclose(number, other) for other in numbers)
 
 
+def _all_names(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Return every name an entity is known by, as a request may say it."""
+    if (state := hass.states.get(entity_id)) is None:
+        return []
+    return names_of(state, er.async_get(hass).async_get(entity_id))
+
+
 def _domain(entity_id: str) -> str:
     """Return an entity's domain."""
     return entity_id.split(".", 1)[0]
 
 
-def names_of(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
+def call_names(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
     """Name entities for the model: "Kitchen light, Hall lamp"."""
     return ", ".join(
         name_of(hass, state) if (state := hass.states.get(entity_id)) else entity_id

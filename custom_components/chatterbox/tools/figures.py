@@ -18,12 +18,14 @@ from typing import Any, Final
 from ..context.kinds import word_list
 from .outcomes import as_number
 
-# A number as a person writes it: 22, 18.5, 18,5.
-NUMBER: Final = re.compile(r"\d+(?:[.,]\d+)?")
+# A number as a person writes it: 22, 18.5, 18,5, -3.2. A minus counts only
+# where no word or number stands before it: "18-20" is 18 and 20.
+_SIGNED: Final = r"(?:(?<![\w.,])-)?\d+(?:[.,]\d+)?"
+NUMBER: Final = re.compile(_SIGNED)
 # A number with a percent or degree sign or word after it ("20 percent",
 # "18,5 Grad", "19.5 °C"); the word, if one, is checked against _UNITS.
 FIGURE: Final = re.compile(
-    r"(\d+(?:[.,]\d+)?)[^\S\n]{0,3}"
+    rf"({_SIGNED})[^\S\n]{{0,3}}"
     r"(?:[%°]|(?:per|pour|por)[^\S\n]{1,3}(?:cent|ciento|cento)\b|(\w{1,20}))",
     re.IGNORECASE,
 )
@@ -59,19 +61,18 @@ def unread_figures(answer: str, read: Iterable[Mapping[str, Any]]) -> list[str]:
         number
         for text in _texts(read)
         for number in map(as_number, NUMBER.findall(text))
-        if number is not None
+        if number is not None and math.isfinite(number)
     ]
+    # Each figure is looked up, not compared with every number read.
+    exact = {round(number, 2) for number in numbers}
+    wholes = {math.floor(n) for n in numbers} | {math.ceil(n) for n in numbers}
     return [
         figure
         for figure in given
         if (value := as_number(figure)) is not None
-        and not any(_read_as(value, number) for number in numbers)
+        and round(value, 2) not in exact
+        and not (value.is_integer() and int(value) in wholes)
     ]
-
-
-def _read_as(said: float, read: float) -> bool:
-    """Tell whether a figure said is one read, or one read rounded to a whole."""
-    return math.isclose(said, read) or (said.is_integer() and abs(said - read) < 1)
 
 
 def _texts(messages: Iterable[Mapping[str, Any]]) -> Iterator[str]:

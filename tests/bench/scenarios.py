@@ -21,7 +21,7 @@ LIVE_CONTEXT = "homeassistant__GetLiveContext"
 TURN_ON = "intent__HassTurnOn"
 TURN_OFF = "intent__HassTurnOff"
 SUMMARY = "The user checked the home several times and switched a few devices."
-ANSWER = "It is sunny and 21 degrees today, a fine day to go outside."
+ANSWER = "It is sunny and mild today, a fine day to go outside."
 
 
 def tokens(body: Any) -> int:

@@ -49,6 +49,8 @@ def test_a_figure_rounded_from_one_read_is_read() -> None:
     ]
 
     assert unread_figures("About 20 degrees, and the fan at 50 %.", read) == []
+    said = [{"role": "assistant", "content": "It is 23 degrees."}]
+    assert unread_figures("Still 23 degrees.", [*read, *said]) == ["23"]
     assert unread_figures("About 21 degrees.", read) == ["21"]
     assert unread_figures("It is 19.5 degrees below zero, -19.5 °C.", read) == ["-19.5"]
     assert unread_figures("It is warm.", read) == []

@@ -53,7 +53,8 @@ def unread_figures(answer: str, read: Iterable[Mapping[str, Any]]) -> list[str]:
     """Return the figures an answer gives that no message the model read has.
 
     A figure rounded from one read counts as read ("about 20 degrees" of
-    19.5). Only an answer with a figure reads the messages.
+    19.5); one the model said in an earlier answer does not. Only an answer
+    with a figure reads the messages.
     """
     if not (given := figures_in(answer)):
         return []
@@ -76,9 +77,13 @@ def unread_figures(answer: str, read: Iterable[Mapping[str, Any]]) -> list[str]:
 
 
 def _texts(messages: Iterable[Mapping[str, Any]]) -> Iterator[str]:
-    """Yield the text of each message: its content, and its calls' arguments."""
+    """Yield the text of each message: its content, and its calls' arguments.
+
+    Not what the model said itself: a figure it made up in an earlier answer
+    is no source for the next.
+    """
     for message in messages:
-        content = message.get("content")
+        content = message.get("content") if message.get("role") != "assistant" else None
         if isinstance(content, str):
             yield content
         elif isinstance(content, list):

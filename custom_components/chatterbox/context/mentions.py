@@ -69,7 +69,7 @@ class Mentions:
     """What a sentence names: entity ids, in the order first named."""
 
     named: tuple[str, ...] = ()
-    """Entities named themselves, by name or alias."""
+    """Entities named themselves, by name or alias, in the order named."""
     areas: tuple[str, ...] = ()
     """Areas named, and the areas of the floors named: their ids."""
     in_areas: tuple[str, ...] = ()
@@ -120,14 +120,16 @@ def find_mentions(
                     by_span.setdefault(span, set()).add(entity_id)
     kept = _outermost({*by_span, *(s for spans in area_spans.values() for s in spans)})
     named_areas = [area for area, spans in area_spans.items() if spans & kept]
-    found: set[str] = set()
+    # Where each entity is first named: they come in the sentence's order.
+    found: dict[str, int] = {}
     shared: set[str] = set()
-    for span in kept & by_span.keys():
+    for span in sorted(kept & by_span.keys()):
         entities = _told_apart(by_span[span], index.area, named_areas or [here])
-        found |= entities
+        for entity_id in entities:
+            found.setdefault(entity_id, span[0])
         if len(entities) > 1:
             shared |= entities
-    named = sorted(found, key=index.order.__getitem__)[:MAX_MENTIONED]
+    named = sorted(found, key=lambda e: (found[e], index.order[e]))[:MAX_MENTIONED]
     # "The lights in the attic": of an area, only the kinds the words name
     # beside the names.
     in_names = {place for start, end in kept for place in range(start, end)}
@@ -136,7 +138,8 @@ def find_mentions(
     in_areas = [
         entity_id
         for entity_id in sorted(
-            {e for area in named_areas for e in index.by_area.get(area, ())} - found,
+            {e for area in named_areas for e in index.by_area.get(area, ())}
+            - found.keys(),
             key=index.order.__getitem__,
         )
         if (not kinds or _of_kind(hass, entity_id, kinds, said))

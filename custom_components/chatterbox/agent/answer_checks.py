@@ -80,7 +80,7 @@ def _held(
     answer = answer_of(chat_log)
     if command.question:
         return _checked_question(chat_log, command, answer, left, told)
-    return _checked_claim(chat_log, command, left, told)
+    return _checked_claim(chat_log, command, answer, left, told)
 
 
 def _checked_figures(
@@ -93,7 +93,7 @@ def _checked_figures(
 
     "The living room is at 22 degrees" when its thermometer, in the record
     after the request, reads 19.5: the model is told once which figure it
-    read nowhere, with its tools, to read it or to say it does not know.
+    read nowhere, with its tools, to read it or to answer without it.
     """
     if left <= 1 or _FIGURES in told:
         return Answered()
@@ -132,14 +132,17 @@ def _checked_question(
 
 
 def _checked_claim(
-    chat_log: conversation.ChatLog, command: Command, left: int, told: frozenset[str]
+    chat_log: conversation.ChatLog,
+    command: Command,
+    answer: str,
+    left: int,
+    told: frozenset[str],
 ) -> Decision:
     """Answer, unless the answer claims a change that no call made.
 
     The first claim gets one more round to make the call or to say it could
     not; a second one, or one on the last round, is not passed on.
     """
-    answer = answer_of(chat_log)
     if not command.check_claims or not claims_done(answer, command.language):
         return Answered()
     again = left > 1 and _CLAIM not in told

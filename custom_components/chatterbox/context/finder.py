@@ -17,7 +17,6 @@ from homeassistant.components.homeassistant.exposed_entities import (
 )
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
-    entity_registry as er,
     floor_registry as fr,
     llm,
 )
@@ -25,7 +24,7 @@ from homeassistant.helpers import (
 from ..skills.skill import TOOL_PREFIX, SkillTool, reads_only
 from ..tools.results import error_result
 from .in_view import describe_state
-from .mentions import area_entry, names_of, same_word, words_in
+from .mentions import area_entry, known_names, same_word, words_in
 
 FIND_DEVICES: Final = f"{TOOL_PREFIX}find_devices"
 # The most devices one search returns: enough for a room, not a house.
@@ -108,9 +107,7 @@ def _matches(
         words_in(state.state)
     ):
         return False
-    if (name := asked.get("name")) and not _every_word(
-        name, names_of(state, er.async_get(hass).async_get(state.entity_id))
-    ):
+    if (name := asked.get("name")) and not _every_word(name, known_names(hass, state)):
         return False
     return not (area := asked.get("area")) or _every_word(area, _places(hass, state))
 

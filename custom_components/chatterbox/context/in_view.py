@@ -66,8 +66,8 @@ def states_note(
     with none named, those that switch on and off ("switch off everything in
     the study" leaves its thermostat as it is). What only reports (a
     temperature sensor) is no name to act on: it comes with its state, for
-    the part of a request that asks ("turn off the light and tell me the
-    temperature in here"), as nothing switches or sets it.
+    the part of a request that asks ("switch off the fan and say how warm the
+    bedroom is"), as nothing switches or sets it.
     """
     if with_states:
         return _record(hass, mentions.entities, STATES_HEADING, STATES_NOTE)
@@ -84,18 +84,7 @@ def states_note(
         DEVICES_NOTE,
         with_state=False,
     )
-    # What an earlier message named is a name the request may refer to, no
-    # state it asks about.
-    read = _record(
-        hass,
-        [
-            entity_id
-            for entity_id in mentions.entities
-            if entity_id.split(".", 1)[0] in READ_ONLY_DOMAINS and not mentions.earlier
-        ],
-        STATES_HEADING,
-        STATES_NOTE,
-    )
+    read = _record(hass, mentions.reporting, STATES_HEADING, STATES_NOTE)
     return "\n\n".join(note for note in (names, read) if note) or None
 
 

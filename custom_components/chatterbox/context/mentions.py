@@ -47,7 +47,7 @@ from homeassistant.helpers import (
 from homeassistant.helpers.singleton import singleton
 
 from ..const import DOMAIN
-from .kinds import kind_words, kinds_named
+from .kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
 
 # The most entities a sentence brings into view.
 MAX_MENTIONED: Final = 40
@@ -86,6 +86,19 @@ class Mentions:
     def entities(self) -> tuple[str, ...]:
         """Return every entity the sentence reaches: named, then by area."""
         return self.named + self.in_areas
+
+    @property
+    def reporting(self) -> tuple[str, ...]:
+        """Return what it reaches that only reports (a thermometer).
+
+        A request reads it, never acts on it. None named earlier: those are
+        names a request may refer to, no states it asks about.
+        """
+        if self.earlier:
+            return ()
+        return tuple(
+            e for e in self.entities if e.split(".", 1)[0] in READ_ONLY_DOMAINS
+        )
 
     def __bool__(self) -> bool:
         """Tell whether the sentence names anything."""
@@ -303,9 +316,14 @@ def names_of(state: State, entry: er.RegistryEntry | None) -> list[str]:
     return names or [state.name]
 
 
+def known_names(hass: HomeAssistant, state: State) -> list[str]:
+    """Return the names an entity is known by, its registry entry read."""
+    return names_of(state, er.async_get(hass).async_get(state.entity_id))
+
+
 def name_of(hass: HomeAssistant, state: State) -> str:
     """Return the name a call finds an entity by: its first (see names_of)."""
-    return names_of(state, er.async_get(hass).async_get(state.entity_id))[0]
+    return known_names(hass, state)[0]
 
 
 def area_entry(hass: HomeAssistant, entity_id: str) -> ar.AreaEntry | None:

@@ -37,7 +37,7 @@ from ..context.kinds import (
     kinds_named,
     word_list,
 )
-from ..context.mentions import Mentions, area_of, name_of, names_of
+from ..context.mentions import Mentions, area_of, known_names, name_of
 from .figures import FIGURE, NUMBER, is_figure
 from .outcomes import as_number
 
@@ -107,9 +107,7 @@ def command_for(
         asked_about=mentions.entities if question else (),
         values=request_values(hass, said.content, mentions) if every_part else (),
         question=question,
-        reads=()
-        if question or mentions.earlier
-        else tuple(e for e in mentions.entities if _domain(e) in READ_ONLY_DOMAINS),
+        reads=() if question else mentions.reporting,
     )
 
 
@@ -144,10 +142,7 @@ def request_parts(
     # A kind word in a device's name names that device, not the kind: the
     # "light" of "kitchen light" asks for no lights in another room.
     kinds = words.difference(
-        *(
-            _WORD.findall(" ".join(_all_names(hass, e)).casefold())
-            for e in mentions.named
-        )
+        _WORD.findall(" ".join(_names_named(hass, mentions)).casefold())
     )
     domains = kinds_named(kinds) or (SWITCHED_DOMAINS if kinds & _EVERYTHING else set())
     by_area = [
@@ -168,7 +163,7 @@ def request_values(
     device or area the request names is none ("Lamp 2 to 30 percent").
     """
     areas = ar.async_get(hass)
-    names = [name for e in mentions.named for name in _all_names(hass, e)] + [
+    names = _names_named(hass, mentions) + [
         area.name
         for area_id in mentions.areas
         if (area := areas.async_get_area(area_id))
@@ -202,16 +197,14 @@ def _among(number: float, numbers: Iterable[float]) -> bool:
     return any(math.isclose(number, other) for other in numbers)
 
 
-def _all_names(hass: HomeAssistant, entity_id: str) -> list[str]:
-    """Return every name an entity is known by, as a request may say it."""
-    if (state := hass.states.get(entity_id)) is None:
-        return []
-    return names_of(state, er.async_get(hass).async_get(entity_id))
-
-
-def _domain(entity_id: str) -> str:
-    """Return an entity's domain."""
-    return entity_id.split(".", 1)[0]
+def _names_named(hass: HomeAssistant, mentions: Mentions) -> list[str]:
+    """Return every name of every entity the request names, as it may say it."""
+    return [
+        name
+        for entity_id in mentions.named
+        if (state := hass.states.get(entity_id)) is not None
+        for name in known_names(hass, state)
+    ]
 
 
 def call_names(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:

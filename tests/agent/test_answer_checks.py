@@ -82,7 +82,7 @@ async def test_a_question_answered_with_a_question_is_asked_again(
 
     It gets one more round to call the tool that tells.
     """
-    chat_log = answered(hass, "How cold is it in Oslo?", "Is it cold in Oslo?")
+    chat_log = answered(hass, "How windy is it in Bergen?", "Is it windy in Bergen?")
 
     decision = checked(chat_log, WEATHER, ToolTally(), 3, frozenset())
 

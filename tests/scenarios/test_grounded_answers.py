@@ -819,22 +819,22 @@ async def test_a_question_answered_with_a_question_gets_the_state(
 async def test_a_question_on_no_device_answered_with_a_question_is_asked_again(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:
-    """User asks the time; the model says the question back, and calls nothing.
+    """User asks the day; the model says the question back, and calls nothing.
 
-    It is told to answer, calls the clock, and the user hears the time.
+    It is told to answer, calls the clock, and the user hears the day.
     """
     llm_server.reply(
-        Text("What time is it?"),
+        Text("What day is it?"),
         ToolCalls([Call("llm__GetDateTime", {})]),
-        Text("It is ten past two."),
+        Text("It is Friday."),
     )
 
-    result = await say(hass, "What time is it?")
+    result = await say(hass, "What day is it?")
 
-    assert speech(result) == "It is ten past two."
+    assert speech(result) == "It is Friday."
     told = user_messages(llm_server.chat_requests[1])[-1]
     assert told.startswith("Note: you answered the user's question with a question")
-    assert traced("chatterbox_asked_back") == [{"answer": "What time is it?"}]
+    assert traced("chatterbox_asked_back") == [{"answer": "What day is it?"}]
     assert tool_result(llm_server.last_chat_request["messages"][-1]["content"])["data"][
         "time"
     ]

@@ -190,7 +190,7 @@ async def test_a_request_that_refers_back_brings_the_last_named_into_view(
 
     The second request names nothing and refers back: the heater comes into
     view again, as named earlier, and the model switches it off. Asked the
-    time after, nothing comes with the question.
+    day after, nothing comes with the question.
     """
     heater = large_home["heater"]
     llm_server.reply(
@@ -216,9 +216,9 @@ async def test_a_request_that_refers_back_brings_the_last_named_into_view(
     assert (first["named"], first["earlier"]) == ([heater], False)
     assert (again["named"], again["earlier"]) == ([heater], True)
 
-    await ask(hass, "What time is it?", result.conversation_id)
+    await ask(hass, "What day is it?", result.conversation_id)
 
-    assert last_user_message(llm_server.last_chat_request) == "What time is it?"
+    assert last_user_message(llm_server.last_chat_request) == "What day is it?"
 
 
 @pytest.mark.usefixtures("loaded_entry", "large_home")

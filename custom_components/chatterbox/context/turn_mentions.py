@@ -4,7 +4,7 @@
 request that names nothing itself, and refers back with a word such as "it",
 "them", "too" or "again", brings into view what the last messages named (the
 nearest that named anything, of the last few). Only a request for a change:
-"what time is it?" refers to nothing, and a question gets states, which for
+"what day is it?" refers to nothing, and a question gets states, which for
 the wrong devices would be an answer to something not asked. What comes from
 an earlier message is for the model to read, never a part the request is
 held to (tools/command.py): which of it "it" means is the model's to tell.

@@ -134,13 +134,6 @@ FAILED_AGAIN_NOTE: Final = (
     "the same way. Do what its error says, try something else, or answer."
 )
 
-# A call that ran, made again: its result is in the request already.
-REPEATED_NOTE: Final = (
-    "Note: you called {name} again as before; its result is above, and the "
-    "same call gives the same result. Answer from it, or call another tool "
-    "for what it does not tell."
-)
-
 # Parts of a request that no call acted on, after the model's answer.
 PARTS_NOTE: Final = (
     "Note: not done yet: {names}. Call the tools for {them} now, then answer."

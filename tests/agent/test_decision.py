@@ -545,12 +545,11 @@ async def test_a_call_that_worked_but_was_repeated_is_no_failure(
 ) -> None:
     """The forecast came back, and the model only calls for it again.
 
-    Told once that it has the result, it calls again, and again on the last
-    round. The user is not told it failed (it did not), nor to ask one thing
-    at a time (they did): the model gave no answer.
+    The user is not told it failed (it did not), nor to ask one thing at a
+    time (they did): the model gave no answer.
     """
     same = Call("GetForecast", {"city": "Paris"})
-    llm_server.reply(*(ToolCalls([same]) for _ in range(4)), Text("Paris is sunny."))
+    llm_server.reply(*(ToolCalls([same]) for _ in range(3)), Text("Paris is sunny."))
 
     result = await ask(hass, "Weather in Paris?", "circling")
 

@@ -524,18 +524,12 @@ async def test_the_second_part_follows_a_repeat_of_the_first(
                     [Call("HassTurnOn", {"name": "Kitchen light"})],
                     content="The kitchen light is",
                 ),
-                TURN_ON_LIGHT,
             ],
             "The kitchen light is",
         ),
         (
             "Turn on the kitchen light and turn off the pond pump",
-            [
-                TURN_ON_LIGHT,
-                Text("The kitchen light is on."),
-                TURN_ON_LIGHT,
-                TURN_ON_LIGHT,
-            ],
+            [TURN_ON_LIGHT, Text("The kitchen light is on."), TURN_ON_LIGHT],
             "The kitchen light is on.",
         ),
     ],
@@ -548,11 +542,10 @@ async def test_the_last_round_is_asked_after_the_models_own_words(
     replies: list[Text | ToolCalls],
     words: str,
 ) -> None:
-    """User asks; the model says some words, and its calls are repeats.
+    """User asks; the model says some words, and its last call is a repeat.
 
-    Told once that it has the result, it repeats the call again. The repeats
-    are refused and not shown, so the conversation ends on the model's
-    words: the note to answer now comes after them as the user's,
+    The repeat is refused and not shown, so the conversation ends on the
+    model's words: the note to answer now comes after them as the user's,
     not in the system prompt (the server's prompt cache holds), and the
     server is asked for an answer rather than to go on with those words.
     """
@@ -632,9 +625,8 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
 ) -> None:
     """User asks for the light at 40 percent; the model only ever switches it on.
 
-    Told that 40 was not set, it repeats its call; told it has the result,
-    it says the light is at 40 percent: the user hears last that 40 could
-    not be set.
+    Told that 40 was not set, it repeats its call, then says the light is at
+    40 percent: the user hears last that 40 could not be set.
     """
     turned_on = async_mock_service(hass, "light", "turn_on")
     llm_server.reply(
@@ -648,8 +640,7 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
 
     assert speech(result) == "Sorry, I could not set 40 just now."
     assert [call.data.get("brightness_pct") for call in turned_on] == [None]
-    told = user_messages(llm_server.last_chat_request)[-1]
-    assert told.startswith("Note: you called HassTurnOn again as before")
+    assert llm_server.last_chat_request["tool_choice"] == "none"
     assert traced("chatterbox_values_not_set") == [{"values": ["40"]}]
 
 
@@ -765,14 +756,13 @@ async def test_a_request_done_without_a_word_gets_the_states(
 ) -> None:
     """User asks for the light and the pump; the model does both, then goes silent.
 
-    It repeats its last call twice, and told to answer, writes the call
-    again as text. The user hears the states of what was changed, as they
-    are now, rather than that the model gave no answer.
+    It repeats its last call, and told to answer, writes the call again as
+    text. The user hears the states of what was changed, as they are now,
+    rather than that the model gave no answer.
     """
     pump_off = ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})])
     llm_server.reply(
         ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"}), *pump_off.calls]),
-        pump_off,
         pump_off,
         Text('{"name": "HassTurnOff", "arguments": {"name": "Pond pump"}}'),
     )

@@ -9,6 +9,7 @@ from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+from custom_components.chatterbox.prompts import FINAL_NOTE
 from custom_components.chatterbox.tools import guard as tool_guard
 from tests.helpers.common import ask, assert_every_tool_call_answered, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
@@ -98,10 +99,7 @@ async def test_unrepairable_arguments_then_retry(
 async def test_repetition_guard(
     hass: HomeAssistant, llm_server: LLMServer, tools: dict[str, FakeTool]
 ) -> None:
-    """The same call again in one turn is refused, and the model answers.
-
-    Told once that it has the result, with its tools, it answers from it.
-    """
+    """The same call again in one turn is refused, and the model answers."""
     same = Call("GetForecast", {"city": "Nice"})
     llm_server.reply(ToolCalls([same]), ToolCalls([same]), Text("Nice is sunny."))
 
@@ -112,7 +110,8 @@ async def test_repetition_guard(
     # The chat log keeps the repeat and its refusal.
     assert refusals(hass, result.conversation_id) == ["RepeatedCall"]
     # The model reads neither: the conversation ends on the result it asked
-    # for again, and a note that it has it.
+    # for again, and, going round in circles, it is asked for its answer at
+    # once, rather than after the 4 rounds the agent allows.
     refused = llm_server.chat_requests[2]
     (forecast,) = tool_messages(refused)
     assert forecast["content"]["data"] == {
@@ -120,13 +119,11 @@ async def test_repetition_guard(
         "forecast": "sunny",
         "high": 21,
     }
-    assert refused["messages"][-1]["content"].startswith(
-        "Note: you called GetForecast again as before"
-    )
-    assert "tool_choice" not in refused
+    assert refused["messages"][-1]["content"].endswith(FINAL_NOTE)
+    assert refused["tool_choice"] == "none"
     assert len(llm_server.chat_requests) == 3
     # What it reads is the request before, and the note: the prompt cache holds.
-    assert refused["messages"][:-1] == llm_server.chat_requests[1]["messages"]
+    assert refused["messages"][:-1] == llm_server.chat_requests[1]["messages"][:-1]
     assert_every_tool_call_answered(refused)
 
 

@@ -6,7 +6,7 @@ from typing import Any, Final
 from homeassistant.components import conversation
 
 from ..const import LOGGER
-from ..prompts import FAILED_AGAIN_NOTE, MADE_UP_NOTE, REPEATED_NOTE
+from ..prompts import FAILED_AGAIN_NOTE, MADE_UP_NOTE
 from ..tools.command import Command
 from ..tools.guard import REPEATED_CALL, ToolTally
 from ..wire.stream import StreamStats
@@ -25,7 +25,7 @@ from .outcome import (
 # sentence, not a list read out for a minute.
 _MAX_STATES_SAID: Final = 10
 # The checks that give the model a note, once each in a turn.
-_REPEATED: Final = "repeated"
+_FAILED_AGAIN: Final = "failed_again"
 _MADE_UP: Final = "made_up"
 
 
@@ -105,9 +105,9 @@ def _next_round(
     it acted on a request and left a part of it out, or a value asked for
     unset, it is told so once, with its tools: the repeat is often of the
     call it made for the first part, or of a call that set no value. And
-    when it repeated a call, it is told that, once, with its tools: the
-    error it did not follow may say what to call instead, and a result it
-    read may tell only part of the answer (the date, not the weather).
+    when it repeated a call that had failed, it is told that, once, with its
+    tools: the error it did not follow may say what to call instead. A
+    repeat of a call that worked asks for the answer: its result is above.
     """
     if not tally.answer_now:
         return RunAgain()
@@ -115,11 +115,9 @@ def _next_round(
         held = checked(chat_log, command, tally, left, told)
         if isinstance(held, RunAgain):
             return held
-    if left > 1 and _REPEATED not in told and (name := _repeated(chat_log)):
-        failed = _last_call_failed(chat_log)
-        LOGGER.info("The model made a %s call again; telling it so", name)
-        note = FAILED_AGAIN_NOTE if failed else REPEATED_NOTE
-        return RunAgain(note.format(name=name), _REPEATED)
+    if left > 1 and _FAILED_AGAIN not in told and (name := _failed_again(chat_log)):
+        LOGGER.info("The model made a failed %s call again; telling it so", name)
+        return RunAgain(FAILED_AGAIN_NOTE.format(name=name), _FAILED_AGAIN)
     return RunAgain(final=True)
 
 
@@ -160,12 +158,17 @@ def _unfinished(chat_log: conversation.ChatLog, tally: ToolTally) -> str:
     return "out_of_steps"
 
 
-def _repeated(chat_log: conversation.ChatLog) -> str | None:
-    """Return the tool of the round's repeat: a call the guard refused as one."""
+def _failed_again(chat_log: conversation.ChatLog) -> str | None:
+    """Return the tool of the round's repeat, when the call it repeats had failed.
+
+    The round ends on a repeat the guard refused, and the last call that
+    ran failed.
+    """
     last = chat_log.content[-1]
     if (
         isinstance(last, conversation.ToolResultContent)
         and last.result.data.get("error") == REPEATED_CALL
+        and _last_call_failed(chat_log)
     ):
         return last.tool_name
     return None

@@ -31,7 +31,8 @@ async def test_a_turn_reads_the_words_of_prompts_py(
 
     The speech instructions open the system prompt of every request, the
     unknown tool is refused in UNKNOWN_TOOL's words, and the notes on the
-    rounds left end the last tool result as WRAP_UP_NOTE, then FINAL_NOTE.
+    rounds left follow the last tool result as the user's words: WRAP_UP_NOTE,
+    then FINAL_NOTE.
     """
     llm_server.reply(
         ToolCalls([Call("GetHoroscope", {"city": "Oslo"})]),
@@ -55,7 +56,7 @@ async def test_a_turn_reads_the_words_of_prompts_py(
     assert refused["content"]["data"]["error_text"] == UNKNOWN_TOOL.format(
         name="GetHoroscope", available="GetForecast, GetAlerts, BrokenTool, SlowTool"
     )
-    ends = [request["messages"][-1]["content"] for request in requests]
-    assert not ends[1].endswith(FINAL_NOTE)
-    assert ends[2].endswith(f"\n\n{WRAP_UP_NOTE.format(left=1)}")
-    assert ends[3].endswith(f"\n\n{FINAL_NOTE}")
+    ends = [request["messages"][-1] for request in requests]
+    assert ends[1]["role"] == "tool"
+    assert ends[2] == {"role": "user", "content": WRAP_UP_NOTE.format(left=1)}
+    assert ends[3] == {"role": "user", "content": FINAL_NOTE}

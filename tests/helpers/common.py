@@ -71,15 +71,12 @@ async def ask(
 
 
 def tool_result(content: str) -> Any:
-    """Decode a tool message's content; near the cap a note to the model ends it."""
-    return json.loads(content.split("\n\nNote: ", maxsplit=1)[0])
+    """Decode a tool message's content: the result alone, notes come after it."""
+    return json.loads(content)
 
 
 def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return the tool results a request carries, with their content decoded.
-
-    Near the iteration cap the last one ends with a note to the model.
-    """
+    """Return the tool results a request carries, with their content decoded."""
     return [
         {**message, "content": tool_result(message["content"])}
         for message in request["messages"]

@@ -9,7 +9,7 @@ from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, device_registry as dr
 
-from tests.helpers.common import ask, tool_result
+from tests.helpers.common import ask, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import (
     FRONT,
@@ -171,9 +171,7 @@ async def test_after_a_no_the_model_cannot_ask_again_in_that_turn(
     assert state(hass, FRONT) == "locked"
     final = llm_server.last_chat_request
     assert final["tool_choice"] == "none"
-    assert tool_result(final["messages"][-1]["content"])["data"]["error"] == (
-        "Declined"
-    )
+    assert tool_messages(final)[-1]["content"]["data"]["error"] == "Declined"
 
 
 async def test_two_held_calls_one_question_naming_both(
@@ -249,7 +247,7 @@ async def test_an_automation_cannot_unlock(
 
     assert state(hass, FRONT) == "locked"
     refused = llm_server.last_chat_request
-    result = tool_result(refused["messages"][-1]["content"])
+    result = tool_messages(refused)[-1]["content"]
     assert result["data"]["error"] == "NotAllowed"
     assert refused["tool_choice"] == "none"
 

@@ -32,7 +32,7 @@ from pytest_homeassistant_custom_component.common import (
 
 from custom_components.chatterbox.const import SUBENTRY_AI_TASK
 from custom_components.chatterbox.tools.sensitive import DEFAULT_KINDS, sensitive_action
-from tests.helpers.common import AGENT_ENTITY_ID, MODELS, ask, tool_result
+from tests.helpers.common import AGENT_ENTITY_ID, MODELS, ask, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import CONTEXT, FRONT, GARAGE, FreeTool
 
@@ -150,7 +150,7 @@ async def test_an_automation_cannot_unlock_every_lock_by_kind(
     await ask(hass, "Unlock everything")
 
     assert _states(hass, FRONT, *SIDE_DOORS) == ["locked"] * 3
-    refused = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    refused = tool_messages(llm_server.last_chat_request)[-1]["content"]
     assert refused["data"]["error"] == "NotAllowed"
 
 
@@ -217,9 +217,9 @@ async def test_a_preference_the_model_adds_is_dropped(
     assert await _say(hass, "Unlock the side door") == "Which side door?"
 
     assert _states(hass, *SIDE_DOORS) == ["locked", "locked"]
-    failed = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    failed = tool_messages(llm_server.last_chat_request)[-1]["content"]
     assert failed["error"] is True
-    assert hallway not in str(llm_server.last_chat_request["messages"][-1])
+    assert hallway not in str(tool_messages(llm_server.last_chat_request)[-1])
 
 
 async def test_a_script_that_unlocks_is_asked_about(
@@ -461,7 +461,7 @@ async def test_an_ai_task_given_an_api_cannot_unlock(
 
     assert result.data == "Not done."
     assert _states(hass, FRONT) == ["locked"]
-    refused = tool_result(llm_server.last_chat_request["messages"][-1]["content"])
+    refused = tool_messages(llm_server.last_chat_request)[-1]["content"]
     assert refused["data"]["error"] == "NotAllowed"
 
 

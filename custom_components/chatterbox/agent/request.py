@@ -259,19 +259,23 @@ def add_to_system_prompt(
 
 
 def _add_note(messages: list[ChatCompletionMessageParam], note: str) -> None:
-    """Add a note for this request only to its last message, a result or a question.
+    """Add a note for this request only at its end, as the user's words.
 
     At the end it leaves the prompt cache valid: in the system prompt it would
     make the server read the whole prompt again, a minute on a local model.
-    After the model's own words it is a message of its own: a request that
-    ends on them asks the server to go on with them, not to answer. A message
-    with parts (an image) takes it in the system prompt instead.
+    After the model's own words or a tool's result it is a message of its
+    own: a request that ends on the model's words asks the server to go on
+    with them, and a note inside a result reads as part of the result, which
+    small models answer with one more call. After the user's question (or,
+    in text mode, the results the user's message carries) it ends that
+    message: templates want the roles to alternate. A message with parts (an
+    image) takes it in the system prompt instead.
     """
     last = messages[-1]
     content = last.get("content")
-    if last["role"] == "assistant":
+    if last["role"] in {"assistant", "tool"}:
         messages.append({"role": "user", "content": note})
-    elif last["role"] in {"tool", "user"} and isinstance(content, str):
+    elif last["role"] == "user" and isinstance(content, str):
         messages[-1] = cast(
             "ChatCompletionMessageParam", {**last, "content": f"{content}\n\n{note}"}
         )

@@ -6,6 +6,7 @@ from homeassistant.util.yaml import dump
 
 from custom_components.chatterbox.context.overview import (
     FEW_HEADING,
+    LIVE_CONTEXT_NOTE,
     OVERVIEW_HEADING,
     OVERVIEW_NOTE,
     STATIC_HEADING,
@@ -141,6 +142,21 @@ async def test_a_list_over_the_share_becomes_an_overview(hass: HomeAssistant) ->
     assert STATIC_HEADING not in overview.system
     assert (overview.entities, overview.limit) == (4, 40)
     assert overview_for(hass, PROMPT, window=window, share=10) == overview
+
+
+async def test_without_the_search_the_overview_points_to_live_context(
+    hass: HomeAssistant,
+) -> None:
+    """An agent that offers no search gets an overview that names none."""
+    overview = overview_for(hass, PROMPT, window=400, share=10, search=False)
+
+    assert overview is not None
+    assert overview.search is False
+    assert f"{LIVE_CONTEXT_NOTE}\n\nWhen controlling" in overview.system
+    assert "find_devices" not in overview.system
+    with_search = overview_for(hass, PROMPT, window=400, share=10)
+    assert with_search is not None
+    assert f"{OVERVIEW_NOTE}\n\nWhen controlling" in with_search.system
 
 
 async def test_a_list_within_the_share_stays(hass: HomeAssistant) -> None:

@@ -17,7 +17,12 @@ from homeassistant.helpers import (
 )
 from pytest_homeassistant_custom_component.common import async_mock_service
 
-from custom_components.chatterbox.const import CONF_CONTEXT_WINDOW, CONF_MAX_ITERATIONS
+from custom_components.chatterbox.const import (
+    CONF_CONTEXT_WINDOW,
+    CONF_MAX_ITERATIONS,
+    CONF_TOOL_MODE,
+    TOOL_MODE_TEXT,
+)
 from custom_components.chatterbox.prompts import EARLIER_HEADING, STATES_HEADING
 from tests.helpers.common import MODELS, ask, tool_result, traced
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
@@ -390,6 +395,49 @@ async def test_a_small_home_keeps_its_list_and_gets_no_search(
     assert FIND not in tool_names(request)
     assert "find_devices" not in json.dumps(request)
     assert traced("chatterbox_home_overview") == []
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+            CONF_CONTEXT_WINDOW: WINDOW,
+            CONF_TOOL_MODE: TOOL_MODE_TEXT,
+        }
+    ],
+)
+@pytest.mark.usefixtures("loaded_entry", "large_home")
+async def test_with_calls_as_text_the_search_is_home_assistants(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """A server that reads calls as text: the model is shown no search tool.
+
+    The overview points to GetLiveContext instead. The user asks which
+    heaters are on; the model writes a GetLiveContext call by domain and
+    name as text, and answers from what it read.
+    """
+    llm_server.reply(
+        Text(
+            '<tool_call>{"name": "GetLiveContext", "arguments": '
+            '{"domain": "switch", "name": "Workshop heater"}}</tool_call>'
+        ),
+        Text("The workshop heater is off."),
+    )
+
+    result = await ask(hass, "Is the workshop heater on?")
+
+    assert result.response.speech["plain"]["speech"] == "The workshop heater is off."
+    first, second = llm_server.chat_requests
+    assert "find_devices" not in json.dumps(first)
+    assert "call GetLiveContext with words of its name" in system_prompt(first)
+    assert "- area: Attic\n  floor: Upstairs\n  devices: 50 switch" in (
+        system_prompt(first)
+    )
+    assert "Workshop heater" in last_user_message(second)
+    assert "state: 'off'" in last_user_message(second)
+    assert "Pond pump" not in last_user_message(second)
 
 
 @pytest.mark.usefixtures("loaded_entry")

@@ -91,9 +91,10 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         if agent.subentry.subentry_type == SUBENTRY_CONVERSATION and structure is None
         else None
     )
-    # A home too large to list gets an overview, and the tool to find the rest.
+    # A home too large to list gets an overview, and the tool to find the rest
+    # when the server reads calls natively (see home_overview).
     overview = home_overview(agent, chat_log)
-    own = [FindDevicesTool()] if overview is not None else []
+    own = [FindDevicesTool()] if overview is not None and overview.search else []
     with guard_tools(chat_log, confirmation, asked, own=own) as guard:
         # The calls a yes answered run first, through the guard.
         await async_make_calls(chat_log, agent.entity_id, confirmed_calls(confirmation))

@@ -308,15 +308,24 @@ def home_overview(
 ) -> Overview | None:
     """Return the prompt with the home's overview, when its device list is too long.
 
-    Decided from the list and the window alone, so every turn of a
-    conversation decides the same and sends the same system prompt.
+    Decided from the list, the window and the tool mode alone, so every turn
+    of a conversation decides the same and sends the same system prompt.
+    With tools in the prompt, the search is not offered: in the tool list of
+    a text-mode prompt, small models called the weather and time tools less
+    often, wrote results themselves, or answered without a call. There,
+    Home Assistant's GetLiveContext, with its name, area and domain
+    filters, finds what a request does not name.
     """
     system = chat_log.content[0] if chat_log.content else None
     if not isinstance(system, conversation.SystemContent):
         return None
     share = agent.subentry.data.get(CONF_DEVICE_LIST_SHARE) or DEFAULT_DEVICE_LIST_SHARE
     overview = overview_for(
-        agent.hass, system.content, window=context_window(agent), share=int(share)
+        agent.hass,
+        system.content,
+        window=context_window(agent),
+        share=int(share),
+        search=not tools_in_prompt(agent),
     )
     if overview is not None:
         chat_log.async_trace(

@@ -37,9 +37,14 @@ OVERVIEW_HEADING: Final = (
     "home. It has too many devices to list one by one: each area is listed "
     "with how many devices of each kind it has."
 )
+NAMED_NOTE: Final = "The devices a request names are listed after it."
 OVERVIEW_NOTE: Final = (
-    "The devices a request names are listed after it. To find any other "
-    "device, call chatterbox__find_devices."
+    f"{NAMED_NOTE} To find any other device, call chatterbox__find_devices."
+)
+# Without the search, Home Assistant's own tool finds the rest.
+LIVE_CONTEXT_NOTE: Final = (
+    f"{NAMED_NOTE} To find any other device, call GetLiveContext with words of "
+    "its name, its area or its domain."
 )
 FEW_HEADING: Final = "The devices of the kinds this home has only a few of:"
 NO_AREA: Final = "(no area)"
@@ -77,14 +82,18 @@ class Overview:
     """About how many tokens the list took."""
     limit: int
     """The most tokens it could take: the share of the window."""
+    search: bool
+    """Whether it points to chatterbox__find_devices."""
 
 
 def overview_for(
-    hass: HomeAssistant, system: str, *, window: int, share: int
+    hass: HomeAssistant, system: str, *, window: int, share: int, search: bool = True
 ) -> Overview | None:
     """Return the system prompt with an overview, if its list is over the share.
 
-    A home whose list fits keeps it as Home Assistant wrote it.
+    A home whose list fits keeps it as Home Assistant wrote it. Search says
+    whether the agent offers chatterbox__find_devices, which the overview
+    then points to; otherwise it points to Home Assistant's GetLiveContext.
     """
     found = find_static_list(system)
     limit = window * share // 100
@@ -92,12 +101,13 @@ def overview_for(
         return None
     floors = tuple(sorted(_floors(hass).items()))
     areas = tuple(sorted(area.name for area in ar.async_get(hass).async_list_areas()))
-    text = _overview(system[found.start : found.end], floors, areas)
+    text = _overview(system[found.start : found.end], floors, areas, search)
     return Overview(
         system[: found.start] + text + system[found.end :],
         found.entities,
         found.tokens,
         limit,
+        search,
     )
 
 
@@ -178,7 +188,9 @@ def _area(field: str, known: frozenset[str]) -> str:
     return (wrapped[0] if wrapped else parts[0]) or NO_AREA
 
 
-def write_overview(devices: Sequence[Listed], floors: Mapping[str, str]) -> str:
+def write_overview(
+    devices: Sequence[Listed], floors: Mapping[str, str], *, search: bool = True
+) -> str:
     """Write the overview: each area, with its floor and its devices' kinds.
 
     Then the devices of the kinds the home has only a few of (the weather,
@@ -217,16 +229,19 @@ def write_overview(devices: Sequence[Listed], floors: Mapping[str, str]) -> str:
         # As Home Assistant lists them, which is what models know.
         lines.append(FEW_HEADING)
         lines += [device.text for device in few]
-    lines.append(OVERVIEW_NOTE)
+    lines.append(OVERVIEW_NOTE if search else LIVE_CONTEXT_NOTE)
     return "\n".join(lines)
 
 
 @lru_cache(maxsize=8)
 def _overview(
-    listing: str, floors: tuple[tuple[str, str], ...], areas: tuple[str, ...]
+    listing: str,
+    floors: tuple[tuple[str, str], ...],
+    areas: tuple[str, ...],
+    search: bool,  # noqa: FBT001  # positional, for the cache's key
 ) -> str:
     """Return the overview of a list, once per list: the home rarely changes."""
-    return write_overview(read_devices(listing, areas), dict(floors))
+    return write_overview(read_devices(listing, areas), dict(floors), search=search)
 
 
 def overview_cache_clear() -> None:

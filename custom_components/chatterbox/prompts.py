@@ -120,6 +120,12 @@ FIGURES_NOTE: Final = (
     "result, no record. Call the tool that tells it, or answer without it."
 )
 
+# An answer that says a state or a figure of a device that it does not show.
+STATEMENTS_NOTE: Final = (
+    "Note: your answer does not match the home. As Home Assistant shows them "
+    "now: {states}. Answer again, saying only what these states show."
+)
+
 # A result the model wrote itself in place of calling (left out of its answer).
 MADE_UP_NOTE: Final = (
     "Note: you wrote a tool result yourself; it was made up, and the user did "

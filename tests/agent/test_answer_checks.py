@@ -6,10 +6,13 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.chatterbox.agent.answer_checks import asks_back, checked
+from custom_components.chatterbox.agent.answer_checks import asks_back
+from custom_components.chatterbox.agent.decision import decide
 from custom_components.chatterbox.agent.outcome import (
     Answered,
+    Decision,
     NothingDone,
+    NotRead,
     RunAgain,
     StatesAnswer,
 )
@@ -19,6 +22,7 @@ from custom_components.chatterbox.prompts import (
 )
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.guard import ToolTally
+from custom_components.chatterbox.wire.stream import StreamStats
 
 AGENT = "conversation.chatterbox"
 LIGHT = "light.kitchen_light"
@@ -26,6 +30,31 @@ LIGHT = "light.kitchen_light"
 # no device.
 SWITCH = Command("en", check_claims=True, parts=(LIGHT,))
 WEATHER = Command("en", check_claims=False, question=True)
+
+
+def checked(
+    chat_log: conversation.ChatLog,
+    command: Command,
+    tally: ToolTally,
+    left: int,
+    told: frozenset[str],
+    *,
+    read: list[dict[str, str]] | None = None,
+) -> Decision:
+    """Return what a round that ended in the chat log's answer comes to."""
+    answer = chat_log.content[-1]
+    assert isinstance(answer, conversation.AssistantContent)
+    stats = StreamStats(finish_reason="stop", content_chars=len(answer.content or ""))
+    return decide(
+        stats,
+        tally,
+        chat_log,
+        tools={},
+        left=left,
+        command=command,
+        told=told,
+        read=read or [],
+    )
 
 
 def answered(
@@ -137,19 +166,48 @@ async def test_a_figure_read_nowhere_is_told_once(hass: HomeAssistant) -> None:
     assert decision == RunAgain(FIGURES_NOTE.format(figures="22"), "figures")
 
 
-@pytest.mark.parametrize(
-    ("answer", "left", "told"),
-    [
-        ("It is 19.5 degrees.", 3, frozenset()),
-        ("It is 22 degrees.", 1, frozenset()),
-        ("It is 22 degrees.", 3, frozenset({"figures"})),
-    ],
-    ids=["read", "last-round", "told-already"],
-)
-async def test_a_figure_stands_when_it_may(
-    hass: HomeAssistant, answer: str, left: int, told: frozenset[str]
-) -> None:
-    """A figure read stands; one not read, on the last round or after the note."""
-    chat_log = answered(hass, "How warm is it?", answer)
+async def test_a_figure_read_stands(hass: HomeAssistant) -> None:
+    """The thermometer reads 19.5, and so does the answer: it stands."""
+    chat_log = answered(hass, "How warm is it?", "It is 19.5 degrees.")
 
-    assert checked(chat_log, WEATHER, ToolTally(), left, told, read=READ) == Answered()
+    assert checked(chat_log, WEATHER, ToolTally(), 3, frozenset(), read=READ) == (
+        Answered()
+    )
+
+
+@pytest.mark.parametrize(
+    ("left", "told"),
+    [(1, frozenset()), (3, frozenset({"figures"}))],
+    ids=["last-round", "told-already"],
+)
+async def test_a_figure_read_nowhere_never_reaches_the_user(
+    hass: HomeAssistant, left: int, told: frozenset[str]
+) -> None:
+    """No note may be given: the user hears that it could not be read.
+
+    The answer names no device whose state could say it instead.
+    """
+    chat_log = answered(hass, "How warm is it?", "It is 22 degrees.")
+
+    decision = checked(chat_log, WEATHER, ToolTally(), left, told, read=READ)
+
+    assert decision == NotRead()
+
+
+async def test_a_figure_read_nowhere_about_a_device_gets_its_state(
+    hass: HomeAssistant,
+) -> None:
+    """A question about the thermometer answered with a figure after the note.
+
+    The user hears the thermometer's state, which the agent reads itself.
+    """
+    command = Command(
+        "en", check_claims=False, asked_about=("sensor.thermometer",), question=True
+    )
+    chat_log = answered(hass, "How warm is it?", "It is 22 degrees.")
+
+    decision = checked(
+        chat_log, command, ToolTally(), 3, frozenset({"figures"}), read=READ
+    )
+
+    assert decision == StatesAnswer(("sensor.thermometer",))

@@ -482,7 +482,9 @@ async def test_the_second_part_of_a_request_follows(
     assert told["role"] == "user"
     assert "Pond pump" in told["content"]
     assert "Kitchen light" not in told["content"]
-    assert traced("chatterbox_parts_left") == [{"entities": ["switch.pond_pump"]}]
+    assert traced("chatterbox_parts_left") == [
+        {"entities": ["switch.pond_pump"], "again": True}
+    ]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -616,7 +618,7 @@ async def test_a_value_asked_for_is_set(
     told = llm_server.chat_requests[2]["messages"][-1]
     assert told["role"] == "user"
     assert "the user asked for 40" in told["content"]
-    assert traced("chatterbox_values_left") == [{"values": ["40"]}]
+    assert traced("chatterbox_values_left") == [{"values": ["40"], "again": True}]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -641,7 +643,10 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
     assert speech(result) == "Sorry, I could not set 40 just now."
     assert [call.data.get("brightness_pct") for call in turned_on] == [None]
     assert llm_server.last_chat_request["tool_choice"] == "none"
-    assert traced("chatterbox_values_not_set") == [{"values": ["40"]}]
+    assert traced("chatterbox_values_left") == [
+        {"values": ["40"], "again": True},
+        {"values": ["40"], "again": False},
+    ]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -824,7 +829,9 @@ async def test_a_question_on_no_device_answered_with_a_question_is_asked_again(
     assert speech(result) == "It is Friday."
     told = user_messages(llm_server.chat_requests[1])[-1]
     assert told.startswith("Note: you answered the user's question with a question")
-    assert traced("chatterbox_asked_back") == [{"answer": "What day is it?"}]
+    assert traced("chatterbox_asked_back") == [
+        {"answer": "What day is it?", "again": True}
+    ]
     assert tool_result(llm_server.last_chat_request["messages"][-1]["content"])["data"][
         "time"
     ]
@@ -855,7 +862,7 @@ async def test_a_figure_the_model_read_nowhere_is_told_once(
     assert speech(result) == "The pond is at 11 degrees."
     told = user_messages(llm_server.last_chat_request)[-1]
     assert told.startswith("Note: your answer says 14, which nothing above says")
-    assert traced("chatterbox_figures_unread") == [{"figures": ["14"]}]
+    assert traced("chatterbox_figures_unread") == [{"figures": ["14"], "again": True}]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")

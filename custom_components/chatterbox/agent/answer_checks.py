@@ -1,187 +1,122 @@
-"""The checks that hold an answer to the request it answers.
+"""The checks that hold a round to the request and to the home, in order.
 
-A request for a change: an answer that claims one must come after a call that
-made it, every part the request names is acted on, every value it asks for
-set, and calls the answer describes are made. A question: an answer that is
-only a question back is no answer. Each check gives the model one note in a
-turn, then lets the answer stand or says what is true instead.
+Each is a Check (checks.py): what it checks, when it applies, its note to
+the model and its fallback for the user; the one gate runs them. A request
+for a change: a claim needs a call that made it, every part is acted on and
+every value set, and calls the answer describes are made. A question: an
+answer that is only a question back is no answer. Any answer: what it says
+of the devices it names is what they show now, and a figure it gives is one
+it read.
 """
 
-from collections.abc import Mapping, Sequence
 import re
-from typing import Any, Final
+from typing import Final
 
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
-from ..const import LOGGER
+from ..context.in_view import describe_state
+from ..context.mentions import find_mentions
 from ..prompts import (
     ASKED_BACK_NOTE,
     CLAIM_NOTE,
+    FAILED_AGAIN_NOTE,
     FIGURES_NOTE,
+    MADE_UP_NOTE,
     PARTS_NOTE,
+    STATEMENTS_NOTE,
     VALUES_NOTE,
 )
 from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
-from ..tools.command import Command, call_names, left_over, said_values, values_left
+from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.figures import unread_figures
-from ..tools.guard import ToolTally
+from ..tools.guard import REPEATED_CALL
 from ..tools.names import tool_resolver
+from ..tools.statements import contradictions
 from ..wire.text_calls.described import described_calls
-from .outcome import Answered, Decision, NothingDone, NotSet, RunAgain, StatesAnswer
+from .checks import Check, Finding, Round, stands
+from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer
 
 # Where a sentence ends inside an answer: a stop, a mark, a colon.
 _SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
-# The checks that give the model a note, once each in a turn.
-_ASKED_BACK: Final = "asked_back"
-_CLAIM: Final = "claim"
-_DESCRIBED: Final = "described"
-_FIGURES: Final = "figures"
-_PARTS: Final = "parts"
-_VALUES: Final = "values"
+# The most states the agent says in its own answer: a room of lamps is a
+# sentence, not a list read out for a minute.
+MAX_STATES_SAID: Final = 10
 
 
-def checked(  # noqa: PLR0913  # the round's inputs, each a separate one
-    chat_log: conversation.ChatLog,
-    command: Command,
-    tally: ToolTally,
-    left: int,
-    told: frozenset[str],
-    *,
-    read: Sequence[Mapping[str, Any]] = (),
-) -> Decision:
-    """Hold an answer to the request: no claim alone, every part done.
-
-    An answer that changed nothing is checked for what it claims; a question
-    answered with nothing but a question back, for what it asked. An answer
-    that stands is checked for figures it did not read (read: the messages
-    of the round's request).
-    """
-    decision = _held(chat_log, command, tally, left, told)
-    if not isinstance(decision, Answered):
-        return decision
-    return _checked_figures(chat_log, read, left, told)
+def _answered(state: Round) -> bool:
+    """Tell whether the round ended in an answer to a conversation's request."""
+    return state.command is not None and bool(state.answer)
 
 
-def _held(
-    chat_log: conversation.ChatLog,
-    command: Command,
-    tally: ToolTally,
-    left: int,
-    told: frozenset[str],
-) -> Decision:
-    """Hold an answer to what the request asked for, or asked about."""
-    if tally.acted:
-        parts = _checked_parts(chat_log, command, tally, left, told)
-        if not isinstance(parts, Answered):
-            return parts
-        return _checked_values(chat_log, command, tally, left, told)
-    answer = answer_of(chat_log)
-    if command.question:
-        return _checked_question(chat_log, command, answer, left, told)
-    return _checked_claim(chat_log, command, answer, left, told)
-
-
-def _checked_figures(
-    chat_log: conversation.ChatLog,
-    read: Sequence[Mapping[str, Any]],
-    left: int,
-    told: frozenset[str],
-) -> Answered | RunAgain:
-    """Answer, unless the answer gives a figure that nothing it read gives.
-
-    "The living room is at 22 degrees" when its thermometer, in the record
-    after the request, reads 19.5: the model is told once which figure it
-    read nowhere, with its tools, to read it or to answer without it.
-    """
-    if left <= 1 or _FIGURES in told:
-        return Answered()
-    if not (unread := unread_figures(answer_of(chat_log), read)):
-        return Answered()
-    LOGGER.info("The answer gives %s, which the model read nowhere", unread)
-    chat_log.async_trace({"chatterbox_figures_unread": {"figures": unread}})
-    return RunAgain(FIGURES_NOTE.format(figures=", ".join(unread)), _FIGURES)
-
-
-def _checked_question(
-    chat_log: conversation.ChatLog,
-    command: Command,
-    answer: str,
-    left: int,
-    told: frozenset[str],
-) -> Decision:
-    """Answer a question, unless the answer is only a question back.
-
-    Small models say the user's question back, or an example question of the
-    prompt's, in place of an answer. A question about devices is then
-    answered with their states; any other, before any tool ran, gets one
-    more round to call the tool that tells. A question back after a result
-    ("which Springfield?") stands.
-    """
-    if not asks_back(answer):
-        return Answered()
-    if command.asked_about:
-        LOGGER.info("The model answered a question with one; saying the states")
-        return StatesAnswer(command.asked_about)
-    if left <= 1 or _ASKED_BACK in told or tools_ran(chat_log):
-        return Answered()
-    LOGGER.info("The model answered a question with one; asking again")
-    chat_log.async_trace({"chatterbox_asked_back": {"answer": answer}})
-    return RunAgain(ASKED_BACK_NOTE, _ASKED_BACK)
-
-
-def _checked_claim(
-    chat_log: conversation.ChatLog,
-    command: Command,
-    answer: str,
-    left: int,
-    told: frozenset[str],
-) -> Decision:
-    """Answer, unless the answer claims a change that no call made.
-
-    The first claim gets one more round to make the call or to say it could
-    not; a second one, or one on the last round, is not passed on.
-    """
-    if not command.check_claims or not claims_done(answer, command.language):
-        return Answered()
-    again = left > 1 and _CLAIM not in told
-    LOGGER.info(
-        "The answer claims a change no call made; %s",
-        "asking again" if again else "saying nothing was done",
+def _settled(state: Round) -> bool:
+    """Tell whether a request was acted on and the model is done calling."""
+    return (
+        state.command is not None
+        and state.tally.acted
+        and (bool(state.answer) or (state.answer is None and state.tally.answer_now))
     )
-    chat_log.async_trace(
-        {"chatterbox_claim_without_action": {"answer": answer, "again": again}}
-    )
-    return RunAgain(CLAIM_NOTE, _CLAIM) if again else NothingDone()
 
 
-def described(
-    chat_log: conversation.ChatLog,
-    tools: Mapping[str, frozenset[str]],
-    left: int,
-    told: frozenset[str],
-) -> RunAgain | None:
-    """Make the calls the answer describes instead of making them, once a turn.
+def _made_up(state: Round) -> Finding | None:
+    """Find a tool's result the model wrote itself, in place of the call."""
+    return Finding({"made_up": True}) if state.stats.made_up else None
 
-    Small models often answer a request with how to call a tool ("call
-    HassTurnOn with the name "Lamp""): nothing is done, and the user hears a
-    tool's name. The calls run through the turn's guard like any other, so a
-    sensitive one still waits for the user's yes, and the model reads their
-    results in the next round. None when the answer describes none.
 
-    Only an answer given before any tool ran in the turn: after, the answer
-    may be quoting a result (a web page that reads "call HassTurnOn with …"),
-    and what a tool result says is never to be done.
+def _parts_left(state: Round) -> Finding | None:
+    """Find the parts of the request that no call acted on."""
+    assert state.command is not None  # noqa: S101  # _settled says so
+    if not (rest := left_over(state.command, state.tally.acted_on)):
+        return None
+    them = "it" if len(rest) == 1 else "them"
+    names = call_names(state.chat_log.hass, rest)
+    return Finding({"entities": rest}, {"names": names, "them": them})
+
+
+def _values_left(state: Round) -> Finding | None:
+    """Find the numbers asked for that no call which acted ran with."""
+    assert state.command is not None  # noqa: S101  # _settled says so
+    if not (rest := values_left(state.command, state.tally.values)):
+        return None
+    it = "it" if len(rest) == 1 else "them"
+    return Finding({"values": rest}, {"values": ", ".join(rest), "it": it})
+
+
+def _not_set(state: Round, found: Finding) -> Decision:
+    """Say a value was not set, when the answer says it anyway: "it is at 20 %"."""
+    if claimed := said_values(state.answer or "", found.trace["values"]):
+        return NotSet(tuple(claimed))
+    return stands(state, found)
+
+
+def _failed_again(state: Round) -> Finding | None:
+    """Find the round's repeat of a call that had failed: its error went unread."""
+    last = state.chat_log.content[-1]
+    if (
+        isinstance(last, conversation.ToolResultContent)
+        and last.result.data.get("error") == REPEATED_CALL
+        and last_call_failed(state.chat_log)
+    ):
+        return Finding({"tool": last.tool_name}, {"name": last.tool_name})
+    return None
+
+
+def _described(state: Round) -> Finding | None:
+    """Find calls the answer describes instead of making them.
+
+    Small models often answer with how to call a tool ("call HassTurnOn with
+    the name "Lamp""). Only before any tool ran in the turn: after, the answer
+    may quote a result, and what a tool result says is never to be done. The
+    calls run through the turn's guard like any other.
     """
-    if not left or _DESCRIBED in told or tools_ran(chat_log):
+    if tools_ran(state.chat_log):
         return None
-    if not (calls := described_calls(answer_of(chat_log), tool_resolver(tools), tools)):
+    tools = state.tools
+    if not (calls := described_calls(state.answer or "", tool_resolver(tools), tools)):
         return None
-    LOGGER.info("The answer describes %s instead of calling; calling", calls)
-    chat_log.async_trace({"chatterbox_described_calls": {"calls": calls}})
-    return RunAgain(
-        why=_DESCRIBED,
+    return Finding(
+        {"calls": calls},
         calls=tuple(
             llm.ToolInput(name, parse_tool_arguments(arguments))
             for name, arguments in calls
@@ -189,48 +124,200 @@ def described(
     )
 
 
-def _checked_parts(
-    chat_log: conversation.ChatLog,
-    command: Command,
-    tally: ToolTally,
-    left: int,
-    told: frozenset[str],
-) -> Decision:
-    """Answer, unless parts of the request were left out: then once more."""
-    if left <= 1 or _PARTS in told or not (rest := left_over(command, tally.acted_on)):
-        return Answered()
-    names = call_names(chat_log.hass, rest)
-    LOGGER.info("The calls left out %s; asking again", names)
-    chat_log.async_trace({"chatterbox_parts_left": {"entities": rest}})
-    them = "it" if len(rest) == 1 else "them"
-    return RunAgain(PARTS_NOTE.format(names=names, them=them), _PARTS)
+def _asked_back(state: Round) -> Finding | None:
+    """Find a question answered with nothing but a question back."""
+    assert state.command is not None  # noqa: S101  # _answered says so
+    if not asks_back(state.answer or ""):
+        return None
+    return Finding({"answer": state.answer}, entities=state.command.asked_about)
 
 
-def _checked_values(
-    chat_log: conversation.ChatLog,
-    command: Command,
-    tally: ToolTally,
-    left: int,
-    told: frozenset[str],
-) -> Answered | RunAgain | NotSet:
-    """Answer, unless a number asked for was set by no call: then once more.
+def _asks_about_devices(state: Round) -> bool:
+    """Tell a question about devices, not acted on: their states answer it."""
+    command = state.command
+    return (
+        _answered(state)
+        and command is not None
+        and command.question
+        and bool(command.asked_about)
+        and not state.tally.acted
+    )
 
-    "Dim the lamp to 20 percent" answered by switching the lamp on. When no
-    round is left for it, an answer that says the number anyway ("it is at
-    20 percent") is not left standing: the agent says it was not set.
+
+def _asks_otherwise(state: Round) -> bool:
+    """Tell a question about anything else, before any tool ran: one more round.
+
+    A question back after a result ("which Springfield?") stands.
     """
-    if not (rest := values_left(command, tally.values)):
-        return Answered()
-    if left <= 1 or _VALUES in told:
-        if claimed := said_values(answer_of(chat_log), rest):
-            LOGGER.info("The answer says %s, which no call set", claimed)
-            chat_log.async_trace({"chatterbox_values_not_set": {"values": claimed}})
-            return NotSet(tuple(claimed))
-        return Answered()
-    LOGGER.info("No call set %s; asking again", rest)
-    chat_log.async_trace({"chatterbox_values_left": {"values": rest}})
-    it = "it" if len(rest) == 1 else "them"
-    return RunAgain(VALUES_NOTE.format(values=", ".join(rest), it=it), _VALUES)
+    command = state.command
+    return (
+        _answered(state)
+        and command is not None
+        and command.question
+        and not command.asked_about
+        and not state.tally.acted
+        and not tools_ran(state.chat_log)
+    )
+
+
+def _claim(state: Round) -> Finding | None:
+    """Find an answer that claims a change that no call made."""
+    assert state.command is not None  # noqa: S101  # _answered says so
+    if not claims_done(state.answer or "", state.command.language):
+        return None
+    return Finding({"answer": state.answer})
+
+
+def _claims_apply(state: Round) -> bool:
+    """Tell a request for a change answered without a call that changed anything."""
+    command = state.command
+    return (
+        _answered(state)
+        and command is not None
+        and command.check_claims
+        and not state.tally.acted
+    )
+
+
+def _contradicted(state: Round) -> Finding | None:
+    """Find what the answer says of devices it names that they do not show now."""
+    if state.words is None:
+        return None
+    hass = state.chat_log.hass
+    said = user_said(state.chat_log)
+    if not (found := contradictions(hass, state.answer or "", state.words, asked=said)):
+        return None
+    entities = tuple(item.entity_id for item in found)
+    states = "; ".join(
+        describe_state(hass, current)
+        for entity_id in entities
+        if (current := hass.states.get(entity_id)) is not None
+    )
+    return Finding(
+        {"entities": list(entities), "said": [item.said for item in found]},
+        {"states": states},
+        entities=entities,
+    )
+
+
+def _unread(state: Round) -> Finding | None:
+    """Find the figures the answer gives that nothing the model read gives."""
+    if not (unread := unread_figures(state.answer or "", state.read, state.note)):
+        return None
+    command = state.command
+    named = find_mentions(state.chat_log.hass, state.answer or "").named
+    entities = (
+        *named,
+        *(command.asked_about if command else ()),
+        *(command.reads if command else ()),
+    )
+    return Finding(
+        {"figures": unread},
+        {"figures": ", ".join(unread)},
+        entities=tuple(dict.fromkeys(entities)),
+    )
+
+
+def _states(_state: Round, found: Finding) -> Decision:
+    """Say the states of what the finding is about, in Home Assistant's words."""
+    return StatesAnswer(found.entities[:MAX_STATES_SAID])
+
+
+def _states_or_not_read(state: Round, found: Finding) -> Decision:
+    """Say the states the figures were about, or that they could not be read."""
+    return _states(state, found) if found.entities else NotRead()
+
+
+def _contradicted_states(state: Round, found: Finding) -> Decision:
+    """Say what the answer got wrong as it is, then what the question asked about."""
+    asked = state.command.asked_about if state.command else ()
+    return StatesAnswer(
+        tuple(dict.fromkeys((*found.entities, *asked)))[:MAX_STATES_SAID]
+    )
+
+
+# In order: the first that finds something decides the round.
+CHECKS: Final = (
+    Check(
+        "made_up",
+        "chatterbox_made_up",
+        lambda state: not state.stats.tool_calls,
+        _made_up,
+        MADE_UP_NOTE,
+        stands,
+    ),
+    Check("parts", "chatterbox_parts_left", _settled, _parts_left, PARTS_NOTE, stands),
+    Check(
+        "values",
+        "chatterbox_values_left",
+        _settled,
+        _values_left,
+        VALUES_NOTE,
+        _not_set,
+    ),
+    Check(
+        "failed_again",
+        "chatterbox_failed_again",
+        lambda state: state.answer is None and state.tally.answer_now,
+        _failed_again,
+        FAILED_AGAIN_NOTE,
+        stands,
+    ),
+    Check(
+        "described",
+        "chatterbox_described_calls",
+        _answered,
+        _described,
+        None,
+        stands,
+        rounds=1,
+    ),
+    Check(
+        "asked_back_states",
+        "chatterbox_asked_back",
+        _asks_about_devices,
+        _asked_back,
+        None,
+        _states,
+    ),
+    Check(
+        "asked_back",
+        "chatterbox_asked_back",
+        _asks_otherwise,
+        _asked_back,
+        ASKED_BACK_NOTE,
+        stands,
+    ),
+    Check(
+        "claim",
+        "chatterbox_claim_without_action",
+        _claims_apply,
+        _claim,
+        CLAIM_NOTE,
+        lambda _state, _found: NothingDone(),
+    ),
+    Check(
+        "statements",
+        "chatterbox_statements_contradicted",
+        lambda state: (
+            _answered(state)
+            and state.command is not None
+            and state.command.checks_statements
+        ),
+        _contradicted,
+        STATEMENTS_NOTE,
+        _contradicted_states,
+        rounds=1,
+    ),
+    Check(
+        "figures",
+        "chatterbox_figures_unread",
+        _answered,
+        _unread,
+        FIGURES_NOTE,
+        _states_or_not_read,
+    ),
+)
 
 
 def answer_of(chat_log: conversation.ChatLog) -> str:
@@ -238,6 +325,14 @@ def answer_of(chat_log: conversation.ChatLog) -> str:
     answer = chat_log.content[-1]
     if isinstance(answer, conversation.AssistantContent):
         return answer.content or ""
+    return ""
+
+
+def user_said(chat_log: conversation.ChatLog) -> str:
+    """Return the turn's request: the user's last message."""
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.UserContent):
+            return content.content
     return ""
 
 
@@ -252,6 +347,21 @@ def tools_ran(chat_log: conversation.ChatLog) -> bool:
     for content in reversed(chat_log.content):
         if isinstance(content, conversation.ToolResultContent):
             return True
+        if isinstance(content, conversation.UserContent):
+            break
+    return False
+
+
+def last_call_failed(chat_log: conversation.ChatLog) -> bool:
+    """Tell whether the turn's last tool call that ran failed.
+
+    A refused repeat says nothing of the call: the call it repeats ran.
+    """
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.ToolResultContent):
+            if content.result.data.get("error") == REPEATED_CALL:
+                continue
+            return content.result.error
         if isinstance(content, conversation.UserContent):
             break
     return False

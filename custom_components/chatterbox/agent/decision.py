@@ -1,16 +1,17 @@
 """What a round's response comes to: the turn's next step, as a value."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from homeassistant.components import conversation
 
 from ..const import LOGGER
-from ..prompts import FAILED_AGAIN_NOTE, MADE_UP_NOTE
 from ..tools.command import Command
-from ..tools.guard import REPEATED_CALL, ToolTally
+from ..tools.guard import ToolTally
+from ..tools.statements import StateWords
 from ..wire.stream import StreamStats
-from .answer_checks import checked, described
+from .answer_checks import CHECKS, MAX_STATES_SAID, answer_of, last_call_failed
+from .checks import Round, run_checks
 from .outcome import (
     Answered,
     AskUser,
@@ -21,15 +22,8 @@ from .outcome import (
     StatesAnswer,
 )
 
-# The most states the agent says in its own answer: a room of lamps is a
-# sentence, not a list read out for a minute.
-_MAX_STATES_SAID: Final = 10
-# The checks that give the model a note, once each in a turn.
-_FAILED_AGAIN: Final = "failed_again"
-_MADE_UP: Final = "made_up"
 
-
-def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only inputs
+def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's facts
     stats: StreamStats,
     tally: ToolTally,
     chat_log: conversation.ChatLog,
@@ -39,86 +33,61 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; keyword-only in
     command: Command | None = None,
     told: frozenset[str] = frozenset(),
     read: Sequence[Mapping[str, Any]] = (),
+    words: StateWords | None = None,
+    note: str | None = None,
 ) -> Decision:
     """Decide what a round's response comes to.
 
-    On the last round (no rounds left) the decision is never RunAgain, so a
-    turn ends after at most its number of rounds. With a command, the turn
-    asked for a change: an answer that claims one must have made it, and
-    every part named must be acted on, and calls it describes are made.
-    Tools holds each offered tool's parameter names, by the tool's name.
-    Told holds the checks that acted in this turn already; read, the
-    messages of the round's request.
+    Held calls ask the user; a filtered answer fails. Then the checks
+    (answer_checks.py) hold the round to the request and to the home, in
+    order, each with its note or its fallback. Then results wait for the
+    model; an answer is the answer; a round that ended in neither did not
+    get done. On the last round (no rounds left) the decision is never
+    RunAgain, so a turn ends after at most its number of rounds. Tools holds
+    each offered tool's parameter names, by the tool's name; told, the
+    checks that gave their note in this turn; read, the messages of the
+    round's request, which ended with the note, if any; words, Home
+    Assistant's names of states.
     """
     if tally.held:
         return AskUser()
-    if (unsound := _unsound(stats, left, told)) is not None:
-        return unsound
-    if stats.content_chars or not stats.tool_calls:
-        if not stats.content_chars:
-            LOGGER.warning(
-                "The model answered nothing to say (finish reason %s)",
-                stats.finish_reason,
-            )
-            return _not_done("empty_response", tally, command)
-    elif not tools:
-        LOGGER.warning("The model called tools, but this agent has none")
-        return Fail("empty_response")
-    elif not left:
-        LOGGER.warning("The model still called tools on the turn's last round")
-        return _not_done(_unfinished(chat_log, tally), tally, command)
-    if left and chat_log.unresponded_tool_results:
-        return _next_round(chat_log, command, tally, left, told)
-    if command is None:
-        return Answered()
-    if (calls := described(chat_log, tools, left, told)) is not None:
-        return calls
-    return checked(chat_log, command, tally, left, told, read=read)
-
-
-def _unsound(stats: StreamStats, left: int, told: frozenset[str]) -> Decision | None:
-    """Return what an answer that cannot stand comes to; None for any other.
-
-    The server's filter stopped it; or the model wrote a tool's result itself
-    in place of the call that would give one, which it is told once.
-    """
     if stats.finish_reason == "content_filter":
         LOGGER.warning("The server's content filter stopped the answer")
         return Fail("content_filtered")
-    if stats.made_up and not stats.tool_calls and left > 1 and _MADE_UP not in told:
-        LOGGER.info("The model made up a tool result; asking it to call")
-        return RunAgain(MADE_UP_NOTE, _MADE_UP)
-    return None
-
-
-def _next_round(
-    chat_log: conversation.ChatLog,
-    command: Command | None,
-    tally: ToolTally,
-    left: int,
-    told: frozenset[str],
-) -> RunAgain:
-    """Give the model its results; with no tools if it is going round in circles.
-
-    It repeated a call, or its calls failed too often, or it tried to change
-    what it was only asked about: then it is asked for its answer. But when
-    it acted on a request and left a part of it out, or a value asked for
-    unset, it is told so once, with its tools: the repeat is often of the
-    call it made for the first part, or of a call that set no value. And
-    when it repeated a call that had failed, it is told that, once, with its
-    tools: the error it did not follow may say what to call instead. A
-    repeat of a call that worked asks for the answer: its result is above.
-    """
-    if not tally.answer_now:
-        return RunAgain()
-    if command is not None and tally.acted:
-        held = checked(chat_log, command, tally, left, told)
-        if isinstance(held, RunAgain):
-            return held
-    if left > 1 and _FAILED_AGAIN not in told and (name := _failed_again(chat_log)):
-        LOGGER.info("The model made a failed %s call again; telling it so", name)
-        return RunAgain(FAILED_AGAIN_NOTE.format(name=name), _FAILED_AGAIN)
-    return RunAgain(final=True)
+    # A response with nothing in it did not get done, whatever waits.
+    spoke = bool(stats.content_chars or stats.tool_calls)
+    results = bool(left and spoke and chat_log.unresponded_tool_results)
+    state = Round(
+        chat_log,
+        stats,
+        tally,
+        command,
+        tools,
+        left,
+        told,
+        read,
+        answer=None if results else answer_of(chat_log),
+        words=words,
+        note=note,
+    )
+    if (checked := run_checks(state, CHECKS)) is not None:
+        return checked
+    if results:
+        # The model reads its results; with no tools when it is going round
+        # in circles (a repeat, failures, a change refused for good).
+        return RunAgain(final=tally.answer_now)
+    if stats.content_chars:
+        return Answered()
+    if not stats.tool_calls:
+        LOGGER.warning(
+            "The model answered nothing to say (finish reason %s)", stats.finish_reason
+        )
+        return _not_done("empty_response", tally, command)
+    if not tools:
+        LOGGER.warning("The model called tools, but this agent has none")
+        return Fail("empty_response")
+    LOGGER.warning("The model still called tools on the turn's last round")
+    return _not_done(_unfinished(chat_log, tally), tally, command)
 
 
 def _not_done(
@@ -144,46 +113,15 @@ def _not_done(
         LOGGER.info("The model acted, then gave no answer; saying the states")
         named = [part for part in command.parts if part in tally.acted_on]
         rest = sorted(tally.acted_on.difference(named))
-        return StatesAnswer((*named, *rest, *command.reads)[:_MAX_STATES_SAID])
+        return StatesAnswer((*named, *rest, *command.reads)[:MAX_STATES_SAID])
     return Fail(key)
 
 
 def _unfinished(chat_log: conversation.ChatLog, tally: ToolTally) -> str:
     """Choose what the user hears when the model only ever called tools."""
-    if _last_call_failed(chat_log):
+    if last_call_failed(chat_log):
         return "could_not"  # asking again would fail again
     if tally.answer_now:
         # It had what it asked for, and called for it again instead of answering.
         return "empty_response"
     return "out_of_steps"
-
-
-def _failed_again(chat_log: conversation.ChatLog) -> str | None:
-    """Return the tool of the round's repeat, when the call it repeats had failed.
-
-    The round ends on a repeat the guard refused, and the last call that
-    ran failed.
-    """
-    last = chat_log.content[-1]
-    if (
-        isinstance(last, conversation.ToolResultContent)
-        and last.result.data.get("error") == REPEATED_CALL
-        and _last_call_failed(chat_log)
-    ):
-        return last.tool_name
-    return None
-
-
-def _last_call_failed(chat_log: conversation.ChatLog) -> bool:
-    """Tell whether the turn's last tool call that ran failed.
-
-    A refused repeat says nothing of the call: the call it repeats ran.
-    """
-    for content in reversed(chat_log.content):
-        if isinstance(content, conversation.ToolResultContent):
-            if content.result.data.get("error") == REPEATED_CALL:
-                continue
-            return content.result.error
-        if isinstance(content, conversation.UserContent):
-            break
-    return False

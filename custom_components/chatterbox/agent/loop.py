@@ -36,6 +36,7 @@ from ..tools.confirm import (
 )
 from ..tools.guard import ToolGuard, ToolTally, async_make_calls, guard_tools
 from ..tools.questions import state_question_for
+from ..tools.statements import async_state_words
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
 from .decision import decide
@@ -46,6 +47,7 @@ from .outcome import (
     Fail,
     NotFound,
     NothingDone,
+    NotRead,
     NotSet,
     RunAgain,
     StatesAnswer,
@@ -155,6 +157,8 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
                     "values_not_set",
                     values=", ".join(values),
                 )
+            case NotRead():
+                await _async_say_phrase(agent, chat_log, language, "not_read")
             case Fail(key):
                 raise user_error(key)
     # OUTPUT: the answer is the chat log's last message, for the caller.
@@ -194,7 +198,8 @@ async def _async_rounds(
         left = 0 if decision.final else turn.rounds - number
         # LLM_INFERENCE
         stats = StreamStats()
-        request = await async_build_request(agent, chat_log, turn, left, decision.note)
+        note = decision.note
+        request = await async_build_request(agent, chat_log, turn, left, note)
         chunks = await async_send(agent, request, turn)
         start = len(chat_log.content)
         deltas = read_response(
@@ -229,6 +234,8 @@ async def _async_rounds(
             command=turn.command,
             told=frozenset(told),
             read=request["messages"],
+            words=turn.state_words,
+            note=note,
         )
     return decision
 
@@ -283,4 +290,8 @@ async def _async_start(  # noqa: PLR0913  # keyword-only, each a separate input
         command=command,
         language=language,
         overview=overview,
+        # What the answers say of the home is read in Home Assistant's words.
+        state_words=await async_state_words(agent.hass, language)
+        if command is not None
+        else None,
     )

@@ -59,6 +59,15 @@ class NotSet:
 
 
 @dataclass(frozen=True, slots=True)
+class NotRead:
+    """An answer's figure that nothing read gives stays after a note.
+
+    It names nothing whose state could say it: the agent says it could not
+    read it.
+    """
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     """The turn ends without an answer; the user hears the error of this key."""
 
@@ -73,5 +82,6 @@ type Decision = (
     | StatesAnswer
     | NothingDone
     | NotSet
+    | NotRead
     | Fail
 )

@@ -15,6 +15,7 @@ from ..context.fit import Compaction
 from ..context.overview import Overview
 from ..tools.command import Command
 from ..tools.confirm import Question
+from ..tools.statements import StateWords
 from ..wire.messages import image_data_url
 
 
@@ -44,6 +45,9 @@ class Turn:
     overview: Overview | None = None
     """The system prompt with the home's overview, when its device list is
     too long for the context window."""
+    state_words: StateWords | None = None
+    """Home Assistant's names of states in the conversation's language, which
+    what an answer says of the home is read in; None for an AI Task."""
 
     @property
     def parameters(self) -> dict[str, frozenset[str]]:

@@ -53,7 +53,8 @@ WORDS: Final[dict[str, Words]] = {
             "no", "nope", "nah", "not", "dont", "do not", "never", "cancel", "stop",
             "wait", "later", "never mind", "nevermind", "hold on", "hang on", "abort",
             "negative", "maybe", "perhaps", "isnt", "doesnt", "wont", "cant",
-            "shouldnt", "didnt", "rather not", "forget it", "skip",
+            "shouldnt", "didnt", "couldnt", "wouldnt", "wasnt", "arent",
+            "havent", "hasnt", "rather not", "forget it", "skip",
         ),
     ),
     "de": Words(

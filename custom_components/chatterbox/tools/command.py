@@ -76,6 +76,9 @@ class Command:
     reads: tuple[str, ...] = ()
     """What a request for a change names that only reports (a thermometer):
     "turn off the light and tell me the temperature" asks to read it."""
+    checks_statements: bool = True
+    """What an answer says of the devices it names is held to their states
+    (the claims option, which questions keep too)."""
 
 
 def command_for(
@@ -108,6 +111,7 @@ def command_for(
         values=request_values(hass, said.content, mentions) if every_part else (),
         question=question,
         reads=() if question else mentions.reporting,
+        checks_statements=bool(options.get(CONF_CHECK_CLAIMS, True)),
     )
 
 

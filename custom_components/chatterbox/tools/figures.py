@@ -49,18 +49,22 @@ def figures_in(text: str) -> list[str]:
     return list(dict.fromkeys(found))[:_MAX_FIGURES]
 
 
-def unread_figures(answer: str, read: Iterable[Mapping[str, Any]]) -> list[str]:
+def unread_figures(
+    answer: str, read: Iterable[Mapping[str, Any]], besides: str | None = None
+) -> list[str]:
     """Return the figures an answer gives that no message the model read has.
 
     A figure rounded from one read counts as read ("about 20 degrees" of
-    19.5); one the model said in an earlier answer does not. Only an answer
-    with a figure reads the messages.
+    19.5); one the model said in an earlier answer does not, nor one our
+    note besides names (the note that told it which figure it read nowhere).
+    Only an answer with a figure reads the messages.
     """
     if not (given := figures_in(answer)):
         return []
     numbers = [
         number
         for text in _texts(read)
+        for text in ([text.replace(besides, "")] if besides else [text])
         for number in map(as_number, NUMBER.findall(text))
         if number is not None and math.isfinite(number)
     ]

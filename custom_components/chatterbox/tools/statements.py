@@ -1,0 +1,271 @@
+"""What an answer says about the devices it names, held to their states now.
+
+An answer names a device and says a state of it ("the front door is now
+unlocked") or a figure ("the living room is at 22 degrees"). The words for
+states are Home Assistant's own: the names its dashboards show for each state
+of a domain, or of a device class, in the conversation's language and in
+English, which small models drift into. So the check works in every language
+Home Assistant translates, with no word list of ours.
+
+What stands between a device's name and the next name in one sentence is
+about that device, and so is what comes before the first name ("I unlocked
+the front door"). It contradicts the home when it says a state of the device
+but not the one it is in now, or a figure that none of its values gives (nor
+the request). A sentence with a negation or a hesitation is not read: "not
+locked" says the opposite of its words. State words match by stem, as names
+do: "opened" is "open", and "locked" counts for "locking", as a lock on its
+way there is in neither state yet.
+"""
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+import math
+import re
+from typing import Final
+
+from homeassistant.const import STATE_UNAVAILABLE, STATE_UNKNOWN
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import translation
+
+from ..context.mentions import (
+    MAX_SENTENCE_CHARS,
+    Sentence,
+    find_mentions,
+    known_names,
+    same_word,
+    words_in,
+)
+from ..phrases import base_language
+from .answers import NO, normalise
+from .figures import figures_in
+from .outcomes import as_number, numbers_in
+
+# The domains whose states an answer may get wrong in a word. Not the
+# weather (an answer speaks of tomorrow's), nor people and trackers ("home"
+# is a word of many sentences about a person who is out).
+_STATEFUL: Final = frozenset(
+    {
+        "alarm_control_panel",
+        "binary_sensor",
+        "climate",
+        "cover",
+        "fan",
+        "humidifier",
+        "input_boolean",
+        "lawn_mower",
+        "light",
+        "lock",
+        "media_player",
+        "siren",
+        "switch",
+        "vacuum",
+        "valve",
+        "water_heater",
+    }
+)
+# Where a sentence ends: a stop, a mark, a line; not the point of "19.5".
+_SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]+(?=\\s|$)|\n")
+# The shortest other form of a state's name after a slash ("Bloccato/a").
+_MIN_ALTERNATIVE: Final = 3
+# A figure is the value it stands for when it is this close: "about 20".
+_ROUNDING: Final = 1.0
+_NOS: Final = frozenset(NO)
+_LONGEST_NO: Final = max(len(phrase) for phrase in NO)
+
+
+@dataclass(slots=True)
+class StateWords:
+    """Home Assistant's names of states, in a language and in English."""
+
+    names: Sequence[Mapping[str, str]]
+    """The translations of the states of each domain: the language's, English's."""
+    _tables: dict[tuple[str, str | None], dict[str, list[tuple[str, ...]]]] = field(
+        default_factory=dict
+    )
+
+    def of(self, state: State) -> dict[str, list[tuple[str, ...]]]:
+        """Return the words of each state an entity of its kind can be in."""
+        device_class = state.attributes.get("device_class")
+        kind = (state.domain, device_class if isinstance(device_class, str) else None)
+        if (table := self._tables.get(kind)) is None:
+            table = self._tables[kind] = self._table(*kind)
+        return table
+
+    def _table(
+        self, domain: str, device_class: str | None
+    ) -> dict[str, list[tuple[str, ...]]]:
+        """Collect the words of each state, the device class's and the domain's."""
+        component = f"component.{domain}.entity_component"
+        prefixes = [f"{component}._.state."]
+        if device_class is not None:
+            prefixes.insert(0, f"{component}.{device_class}.state.")
+        table: dict[str, list[tuple[str, ...]]] = {}
+        for names in self.names:
+            for key, name in names.items():
+                for prefix in prefixes:
+                    if not key.startswith(prefix):
+                        continue
+                    # "Bloccato/a": a word and its other ending, which the
+                    # stem matches anyway.
+                    first, *others = name.split("/")
+                    table.setdefault(key.removeprefix(prefix), []).extend(
+                        words
+                        for alternative in (
+                            first,
+                            *(o for o in others if len(o.strip()) >= _MIN_ALTERNATIVE),
+                        )
+                        if (words := words_in(alternative))
+                    )
+        return table
+
+
+async def async_state_words(hass: HomeAssistant, language: str) -> StateWords:
+    """Load Home Assistant's names of states for a language, and English's.
+
+    Home Assistant keeps its translations once loaded: after the first turn in
+    a language, this reads its cache.
+    """
+    domains = _STATEFUL & hass.config.components
+    own = await translation.async_get_translations(
+        hass, language, "entity_component", domains
+    )
+    if base_language(language) == "en":
+        return StateWords([own])
+    english = await translation.async_get_translations(
+        hass, "en", "entity_component", domains
+    )
+    return StateWords([own, english])
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """A device an answer says something of that its state now does not show."""
+
+    entity_id: str
+    said: str
+    """What the answer says: a state's words, or a figure."""
+
+
+def contradictions(
+    hass: HomeAssistant,
+    answer: str,
+    words: StateWords,
+    *,
+    asked: str = "",
+) -> list[Contradiction]:
+    """Return what an answer says of the devices it names that is not so now.
+
+    Asked is the user's request: a figure it gives may be said back ("you
+    asked for 22 degrees").
+    """
+    answer = answer[:MAX_SENTENCE_CHARS]
+    mentions = find_mentions(hass, answer)
+    states = [
+        state
+        for entity_id in mentions.named
+        if (state := hass.states.get(entity_id)) is not None
+        and state.domain in _STATEFUL
+        and state.state not in (STATE_UNAVAILABLE, STATE_UNKNOWN)
+    ]
+    if not states:
+        return []
+    requested = _numbers(figures_in(asked))
+    found: list[Contradiction] = []
+    for sentence in _SENTENCE_END.split(answer):
+        if _negated(sentence):
+            continue
+        about = list(_about(hass, sentence, states))
+        for state, said in about:
+            wrong = _state_contradicted(state, said, words)
+            if wrong is None and len(about) == 1:
+                # A figure is a device's only when the sentence names no other.
+                wrong = _figure_contradicted(state, sentence, requested)
+            if wrong is not None:
+                found.append(Contradiction(state.entity_id, wrong))
+    return list({item.entity_id: item for item in found}.values())
+
+
+def _negated(sentence: str) -> bool:
+    """Tell whether a sentence holds a negation or a hesitation."""
+    plain = normalise(sentence)
+    return any(
+        tuple(plain[start : start + length]) in _NOS
+        for start in range(len(plain))
+        for length in range(1, _LONGEST_NO + 1)
+    )
+
+
+def _about(
+    hass: HomeAssistant, sentence: str, states: Sequence[State]
+) -> Iterator[tuple[State, Sentence]]:
+    """Yield each device the sentence names, with the words said of it."""
+    said = Sentence(words_in(sentence))
+    starts: list[tuple[int, int, State]] = []
+    for state in states:
+        spans = said.spans_of(*known_names(hass, state))
+        if spans:
+            first = min(spans)
+            starts.append((first[0], first[1], state))
+    starts.sort(key=lambda start: start[0])
+    for index, (start, end, state) in enumerate(starts):
+        until = starts[index + 1][0] if index + 1 < len(starts) else len(said.words)
+        before = said.words[:start] if index == 0 else ()
+        yield state, Sentence((*before, *said.words[end:until]))
+
+
+def _state_contradicted(state: State, said: Sentence, words: StateWords) -> str | None:
+    """Return the state words said of a device that is in none of them, or None."""
+    table = words.of(state)
+    stated = [
+        key for key, names in table.items() if any(said.names(name) for name in names)
+    ]
+    if not stated or state.state in stated:
+        return None
+    # A word of the state it is in, or of the state on the way to it, says
+    # the state may be meant: "låst upp" (unlocked, in Swedish) holds "låst"
+    # (locked) and "upp" of "låser upp" (unlocking).
+    now = {
+        word
+        for key, names in table.items()
+        if same_word(key, state.state)
+        for name in names
+        for word in name
+    }
+    if any(same_word(word, known) for word in said.words for known in now):
+        return None
+    return " / ".join(" ".join(table[key][0]) for key in stated if table[key])
+
+
+def _figure_contradicted(
+    state: State, sentence: str, requested: Sequence[float]
+) -> str | None:
+    """Return a figure a sentence gives of a device that none of its values is."""
+    if not (values := _values(state)):
+        return None
+    for figure in figures_in(sentence):
+        number = as_number(figure)
+        if number is not None and all(
+            abs(number - value) > _ROUNDING for value in (*values, *requested)
+        ):
+            return figure
+    return None
+
+
+def _values(state: State) -> list[float]:
+    """Return the numbers a device shows: its state, its attributes' numbers.
+
+    A light's brightness as people say it too, in percent.
+    """
+    values = _numbers([state.state])
+    for name, value in state.attributes.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        values.extend(numbers_in(value))
+        if name == "brightness":
+            values.append(round(value * 100 / 255))
+    return [value for value in values if math.isfinite(value)]
+
+
+def _numbers(texts: Iterable[str]) -> list[float]:
+    """Return the numbers among texts."""
+    return [number for text in texts if (number := as_number(text)) is not None]

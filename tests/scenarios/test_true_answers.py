@@ -1,0 +1,233 @@
+"""What the user hears last is held to the home: no false state, no unread figure.
+
+Each story runs a real Home Assistant, the agent, the openai SDK and the
+scripted server, with tool calls native and written as text. The model is
+told once when its answer contradicts the home or gives a figure it read
+nowhere; if it says it again, the user hears the home's states instead.
+"""
+
+import json
+from typing import Any
+
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
+from homeassistant.core import HomeAssistant
+
+from custom_components.chatterbox.const import (
+    CONF_MAX_ITERATIONS,
+    CONF_TOOL_MODE,
+)
+from tests.helpers.common import MODELS, traced
+from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
+from tests.helpers.sensitive import FRONT, say
+
+NATIVE = {CONF_MODEL: MODELS[0], CONF_LLM_HASS_API: ["assist"], CONF_MAX_ITERATIONS: 10}
+# Both tool modes: calls as the server's own, and calls written as text.
+BOTH_MODES = pytest.mark.parametrize(
+    "agent_data",
+    [NATIVE, NATIVE | {CONF_TOOL_MODE: "text"}],
+    ids=["native", "text"],
+)
+
+
+def calls(agent_data: dict[str, Any], *made: Call) -> ToolCalls | Text:
+    """Return the model's calls as the agent's tool mode has it write them."""
+    if agent_data.get(CONF_TOOL_MODE) != "text":
+        return ToolCalls(list(made))
+    return Text(
+        "".join(
+            "<tool_call>\n"
+            + json.dumps({"name": call.name, "arguments": call.arguments})
+            + "\n</tool_call>"
+            for call in made
+        )
+    )
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    """Return what the user hears."""
+    return str(result.response.speech["plain"]["speech"])
+
+
+def last_note(llm_server: LLMServer) -> str:
+    """Return the last user message of the last request: the agent's note."""
+    messages = llm_server.last_chat_request["messages"]
+    return str(next(m for m in reversed(messages) if m["role"] == "user")["content"])
+
+
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_false_state_after_a_real_action_is_replaced(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any]
+) -> None:
+    """User asks to unlock the front door; the model locks it instead.
+
+    The user says yes to the question, the door is locked, and the model
+    says it is now unlocked, twice: the user hears the door's state.
+    """
+    await hass.services.async_call(
+        "input_boolean", "turn_off", {"entity_id": "input_boolean.front_bolt"}
+    )
+    await hass.async_block_till_done()
+    lock = Call("HassTurnOn", {"name": "Front door"})
+    llm_server.reply(calls(agent_data, lock))
+
+    asked = await say(hass, "Unlock the front door")
+
+    assert speech(asked) == "Do you want me to lock Front door?"
+    llm_server.reply(
+        Text("The front door is now unlocked."),
+        Text("Done: the front door is unlocked."),
+    )
+
+    result = await say(hass, "Yes")
+
+    assert hass.states.get(FRONT).state == "locked"
+    assert speech(result) == "Here is what I see now: Front door: Locked."
+    assert "Front door (lock): locked" in last_note(llm_server)
+    assert traced("chatterbox_statements_contradicted") == [
+        {"entities": [FRONT], "said": ["unlocked / unlocking"], "again": True},
+        {"entities": [FRONT], "said": ["unlocked / unlocking"], "again": False},
+    ]
+
+
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_false_state_corrected_after_the_note_stands(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any]
+) -> None:
+    """User switches off the pond pump; the model says it is on, then corrects it."""
+    llm_server.reply(
+        calls(agent_data, Call("HassTurnOff", {"name": "Pond pump"})),
+        Text("The pond pump is on."),
+        Text("The pond pump is off now."),
+    )
+
+    result = await say(hass, "Switch off the pond pump")
+
+    assert hass.states.get("switch.pond_pump").state == "off"
+    assert speech(result) == "The pond pump is off now."
+    assert last_note(llm_server).startswith("Note: your answer does not match")
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize(
+    ("language", "question", "wrong", "right"),
+    [
+        ("de", "Läuft die Pond pump?", "Die Pond pump ist aus.", "Ein"),
+        (
+            "fr",
+            "La Pond pump tourne-t-elle ?",
+            "La Pond pump est désactivée.",
+            "Activé",
+        ),
+        ("pl", "Czy Pond pump działa?", "Pond pump jest wyłączona.", "włączono"),
+    ],
+)
+async def test_a_false_state_is_read_in_home_assistants_words(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    language: str,
+    question: str,
+    wrong: str,
+    right: str,
+) -> None:
+    """User asks whether the pump runs; the model says, in their language, it is off.
+
+    Home Assistant's own names of the switch's states tell the answer wrong,
+    twice: the user hears the pump's state, in those names.
+    """
+    llm_server.reply(Text(wrong), Text(wrong))
+
+    result = await say(hass, question, language=language)
+
+    assert hass.states.get("switch.pond_pump").state == "on"
+    assert speech(result).endswith(f"Pond pump: {right}.")
+    assert [
+        entry["entities"] for entry in traced("chatterbox_statements_contradicted")
+    ] == [
+        ["switch.pond_pump"],
+        ["switch.pond_pump"],
+    ]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The front door is locked, and the pond pump is running.",
+        "I could not unlock the front door; it is still locked.",
+        "The front door isn't unlocked.",
+    ],
+    ids=["true", "said-twice", "negated"],
+)
+async def test_a_true_answer_goes_to_the_user_as_written(
+    hass: HomeAssistant, llm_server: LLMServer, answer: str
+) -> None:
+    """User asks about the door; an answer the home bears out needs one request."""
+    llm_server.reply(Text(answer))
+
+    result = await say(hass, "How are the front door and the pond pump?")
+
+    assert speech(result) == answer
+    assert len(llm_server.chat_requests) == 1
+
+
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_an_unread_figure_never_reaches_the_user(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks how warm the pond is; the thermometer, in view, reads 11 °C.
+
+    The model says 14 degrees, is told it read that nowhere, and says it
+    again: the user hears the thermometer instead.
+    """
+    hass.states.async_set(
+        "sensor.pond_temperature",
+        "11",
+        {"friendly_name": "Pond temperature", "unit_of_measurement": "°C"},
+    )
+    async_expose_entity(
+        hass, conversation.DOMAIN, "sensor.pond_temperature", should_expose=True
+    )
+    llm_server.reply(
+        Text("The pond temperature is 14 degrees."),
+        Text("It is 14 degrees in the pond."),
+    )
+
+    result = await say(hass, "What is the pond temperature?")
+
+    assert speech(result) == "Here is what I see now: Pond temperature: 11 °C."
+    assert [entry["again"] for entry in traced("chatterbox_figures_unread")] == [
+        True,
+        False,
+    ]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize(
+    ("language", "heard"),
+    [
+        ("en", "Sorry, I could not read that, so I can't say."),
+        (
+            "de",
+            "Tut mir leid, das konnte ich nicht ablesen, also kann ich es nicht sagen.",
+        ),
+    ],
+)
+async def test_a_figure_about_nothing_in_the_home_is_said_unread(
+    hass: HomeAssistant, llm_server: LLMServer, language: str, heard: str
+) -> None:
+    """User asks how cold it is in a far town; the model makes a figure up twice.
+
+    Nothing in the home says it: the user hears that it could not be read.
+    """
+    llm_server.reply(Text("It is 22 degrees in Tromsø."), Text("About 22 °C."))
+
+    result = await say(hass, "How cold is it in Tromsø?", language=language)
+
+    assert speech(result) == heard

@@ -1,0 +1,130 @@
+"""Tests of what an answer says of the devices it names, against their states."""
+
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from custom_components.chatterbox.tools.statements import (
+    Contradiction,
+    async_state_words,
+    contradictions,
+)
+
+LOCK = "lock.front_door"
+PUMP = "switch.pond_pump"
+BLIND = "cover.bedroom_blind"
+THERMOSTAT = "climate.hall_thermostat"
+
+
+@pytest.fixture
+async def home(hass: HomeAssistant) -> None:
+    """Build a home: a locked door, a running pump, an open blind, a thermostat."""
+    for domain in ("homeassistant", "lock", "switch", "cover", "climate"):
+        assert await async_setup_component(hass, domain, {})
+    hass.states.async_set(LOCK, "locked", {"friendly_name": "Front door"})
+    hass.states.async_set(PUMP, "on", {"friendly_name": "Pond pump"})
+    hass.states.async_set(
+        BLIND, "open", {"friendly_name": "Bedroom blind", "current_position": 40}
+    )
+    hass.states.async_set(
+        THERMOSTAT,
+        "heat",
+        {
+            "friendly_name": "Hall thermostat",
+            "current_temperature": 19.5,
+            "temperature": 21,
+        },
+    )
+    for entity_id in (LOCK, PUMP, BLIND, THERMOSTAT):
+        async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("language", "answer", "said"),
+    [
+        ("en", "The Front door is now unlocked.", "unlocked / unlocking"),
+        ("en", "I switched off the Pond pump.", "off"),
+        ("de", "Die Front door ist jetzt entriegelt.", "entriegelt"),
+        ("nl", "De Front door is ontgrendeld.", "ontgrendeld / ontgrendelen"),
+        ("sv", "Front door är olåst nu.", "olåst"),
+        ("pl", "Pond pump jest wyłączona.", "wyłączono"),
+        ("it", "La Pond pump è spenta.", "spento"),
+    ],
+)
+async def test_a_state_the_device_is_not_in_contradicts_it(
+    hass: HomeAssistant, language: str, answer: str, said: str
+) -> None:
+    """The answer says, in Home Assistant's words for the language, another state."""
+    words = await async_state_words(hass, language)
+
+    (found,) = contradictions(hass, answer, words)
+
+    assert found.entity_id in (LOCK, PUMP)
+    assert found.said == said
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "The Front door is locked and the Pond pump is on."),
+        ("en", "The Front door is locking."),
+        ("en", "The Front door is not unlocked."),
+        ("en", "I couldn't switch off the Pond pump."),
+        ("de", "Die Front door ist verriegelt, die Pond pump ist ein."),
+        ("it", "La Front door è bloccata."),
+        ("en", "The Bedroom blind is open at 40 percent."),
+        ("en", "The Hall thermostat heats to 21 degrees; it is 19.5 degrees now."),
+        ("en", "You asked for 24 degrees: the Hall thermostat heats to 21 degrees."),
+        ("en", "The kitchen is warm."),
+    ],
+)
+async def test_what_the_home_bears_out_stands(
+    hass: HomeAssistant, language: str, answer: str
+) -> None:
+    """True states, a negation, a state on its way, figures it shows: nothing."""
+    words = await async_state_words(hass, language)
+
+    assert contradictions(hass, answer, words, asked="Set it to 24 degrees") == []
+
+
+@pytest.mark.usefixtures("home")
+async def test_an_unlocked_door_said_unlocked_in_swedish_stands(
+    hass: HomeAssistant,
+) -> None:
+    """The Swedish "låst upp" holds "låst", but "upp" is of the way to unlocked."""
+    hass.states.async_set(LOCK, "unlocked", {"friendly_name": "Front door"})
+    words = await async_state_words(hass, "sv")
+
+    assert contradictions(hass, "Jag har låst upp Front door.", words) == []
+    assert contradictions(hass, "Front door är låst.", words) == [
+        Contradiction(LOCK, "låst")
+    ]
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_figure_no_value_of_the_device_gives_contradicts_it(
+    hass: HomeAssistant,
+) -> None:
+    """The thermostat shows 19.5 and 21: 25 degrees is neither."""
+    words = await async_state_words(hass, "en")
+
+    found = contradictions(hass, "The Hall thermostat reads 25 degrees.", words)
+
+    assert found == [Contradiction(THERMOSTAT, "25")]
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_figure_in_a_sentence_of_two_devices_is_nobodys(
+    hass: HomeAssistant,
+) -> None:
+    """Which device a figure is of cannot be told: it is not read."""
+    words = await async_state_words(hass, "en")
+
+    answer = "The Hall thermostat is on heat and the Bedroom blind is at 90 percent."
+
+    assert contradictions(hass, answer, words) == []

@@ -129,12 +129,18 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
     asked_at: dt.datetime | None = None
     """When the last turn was said (Home Assistant's time zone)."""
+    untrue: list[str] = field(default_factory=list)
+    """What answers said of a device that it did not show when the turn ended."""
+    unasked: list[str] = field(default_factory=list)
+    """Devices a question for a yes named that the case does not change."""
 
 
 def failures(case: Case, outcome: Outcome) -> list[str]:
     """Return why the case failed; empty when it passed."""
     found = [*outcome.errors]
     found += _state_failures(case, outcome)
+    found += [f"{UNTRUE}{said}" for said in outcome.untrue]
+    found += [f"{UNASKED}{name}" for name in outcome.unasked]
     answer = outcome.answers[-1] if outcome.answers else ""
     folded = answer.casefold()
     if not answer.strip():
@@ -158,6 +164,11 @@ def failures(case: Case, outcome: Outcome) -> list[str]:
     if case.prose and any(CALL_AS_TEXT.search(text) for text in outcome.answers):
         found.append("answer is a tool call written as text")
     return found
+
+
+# The reasons of the two failures every case is held to, counted apart.
+UNTRUE = "untrue: "
+UNASKED = "asked about what was not requested: "
 
 
 def _state_failures(case: Case, outcome: Outcome) -> list[str]:

@@ -29,6 +29,7 @@ import logging
 import os
 from pathlib import Path
 import platform
+import re
 import sys
 import time
 from typing import Any
@@ -45,6 +46,11 @@ from pytest_homeassistant_custom_component.test_util.aiohttp import (
 )
 
 from custom_components.chatterbox.const import TOOL_MODE_NATIVE, TOOL_MODE_TEXT
+from custom_components.chatterbox.context.mentions import find_mentions
+from custom_components.chatterbox.tools.statements import (
+    async_state_words,
+    contradictions,
+)
 from demo.llm_server import MODELS, save_prompt_cache, slot_action
 from tests.bench.measure import async_converse_as_pipeline
 
@@ -101,6 +107,8 @@ TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "45"))
 # untimed, and not a case.
 COLD_TIMEOUT = 600.0
 WARM_UP = "Hello"
+# Chatterbox's question for a yes, in English (translations/en.json).
+YES_QUESTION = re.compile(r"Do you want me to (.+)\?\s*$")
 PROBE_TIMEOUT = 300.0
 # Every turn comes from a voice satellite, as a person speaks to Assist. With no
 # device and no user, Chatterbox takes a request for an automation's and refuses
@@ -174,12 +182,37 @@ async def async_play(
         conversation_id = result.conversation_id
         speech = result.response.speech.get("plain", {}).get("speech", "")
         outcome.answers.append(speech)
+        await _async_hold_to_home(hass, case, outcome, speech)
         if result.response.error_code is not None:
             outcome.errors.append(f"error {result.response.error_code}: {speech}")
     await asyncio.sleep(0.2)  # optimistic template entities write their state next
     await hass.async_block_till_done()
     outcome.after = snapshot(hass)
     return outcome, turns
+
+
+async def _async_hold_to_home(
+    hass: HomeAssistant, case: Case, outcome: Outcome, speech: str
+) -> None:
+    """Note what an answer says that the home does not show when the turn ends.
+
+    And a question for a yes (Chatterbox's "Do you want me to ...?") that
+    names a device the case does not change. The states are read in Home
+    Assistant's words, by Chatterbox's own reader: the same for both agents.
+    """
+    await asyncio.sleep(0.2)  # optimistic template entities write their state next
+    await hass.async_block_till_done()
+    words = await async_state_words(hass, "en")
+    outcome.untrue.extend(
+        f"{hass.states.get(found.entity_id).name} {found.said}"  # type: ignore[union-attr]
+        for found in contradictions(hass, speech, words)
+    )
+    if (asked := YES_QUESTION.match(speech)) is not None:
+        outcome.unasked.extend(
+            entity_id
+            for entity_id in find_mentions(hass, asked.group(1)).named
+            if entity_id not in case.states
+        )
 
 
 async def async_wait_for_probe(

@@ -9,7 +9,7 @@ import sys
 
 from tests.bench.report import Figure, percentile
 
-from .cases import Case, load_cases
+from .cases import UNASKED, UNTRUE, Case, load_cases
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,25 @@ def table(columns: Sequence[str], records: Sequence[CaseRecord]) -> str:
             ),
         ]
         for category in categories
+    )
+    rows.extend(
+        [
+            label,
+            *(
+                str(
+                    sum(
+                        reason.startswith(prefix)
+                        for r in by_column[c]
+                        for reason in r.reasons
+                    )
+                )
+                for c in columns
+            ),
+        ]
+        for label, prefix in (
+            ("Answers untrue when the turn ended", UNTRUE),
+            ("Questions for a yes about what was not asked", UNASKED),
+        )
     )
     turns = {c: [t for r in by_column[c] for t in r.turns] for c in columns}
     rows.append(

@@ -3,7 +3,16 @@
 import datetime as dt
 import json
 
-from .cases import Case, EntityState, Outcome, failures, load_cases, numbers_in
+from .cases import (
+    UNASKED,
+    UNTRUE,
+    Case,
+    EntityState,
+    Outcome,
+    failures,
+    load_cases,
+    numbers_in,
+)
 from .proxy import usage_of
 from .report import CaseRecord, TurnRecord, table
 
@@ -26,6 +35,8 @@ CATEGORIES = {
     "everything in a room",
     "refers back",
     "no such device",
+    "only what was asked",
+    "only what is true",
 }
 OFF = EntityState("off", {})
 ON = EntityState("on", {"brightness": 128})
@@ -169,3 +180,24 @@ def test_the_table_shows_each_column_side_by_side() -> None:
     assert lines[3] == "| … lights | 1/1 | 0/1 |"
     assert "| Turn time, mean | 2.0 s | 8.0 s |" in lines
     assert "| Cached share of prompt tokens | 97 % | 0 % |" in lines
+
+
+def test_an_untrue_answer_and_an_unrequested_question_fail() -> None:
+    """The door was locked, the answer says unlocked, and the lamp was asked about.
+
+    Both fail the case, each counted apart in the table.
+    """
+    case = Case.parse({"id": "lock", "category": "lock", "turns": ["Lock it"]})
+    before = {"lock.front_door": LOCKED}
+    outcome = Outcome(
+        before,
+        dict(before),
+        ["The front door is unlocked."],
+        untrue=["Front door unlocked"],
+        unasked=["light.living_room_lamp"],
+    )
+
+    assert failures(case, outcome) == [
+        f"{UNTRUE}Front door unlocked",
+        f"{UNASKED}light.living_room_lamp",
+    ]

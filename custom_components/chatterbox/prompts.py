@@ -195,6 +195,17 @@ CONFIRMATION_NEEDED: Final = (
     "Not done: to {action} needs the user's yes first. The user is asked, and a "
     "yes runs it."
 )
+# A call that would change devices the user's words did not name.
+NOT_REQUESTED: Final = (
+    "Not done: the user did not ask for {names}; nothing changed there. Act "
+    "only on what the user asked for."
+)
+
+# A call written in an answer's text, when the user asked for no change.
+NOT_ASKED_FOR: Final = (
+    "Not done: the user asked for no change, so a call written in your answer "
+    "is not made. Answer in words."
+)
 
 # The states of what a question names, after the user's words in this request
 # and every later one: at the end of the request they leave the prompt cache

@@ -231,3 +231,75 @@ async def test_a_figure_about_nothing_in_the_home_is_said_unread(
     result = await say(hass, "How cold is it in Tromsø?", language=language)
 
     assert speech(result) == heard
+
+
+# Calls only from a request: an example or an explanation changes nothing.
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Give me an example of a command you understand",
+        "Explain how I would get you to switch on the kitchen light",
+        "Zeig mir ein Beispiel für einen Befehl",
+    ],
+)
+async def test_an_example_written_in_an_answer_changes_nothing(
+    hass: HomeAssistant, llm_server: LLMServer, said: str
+) -> None:
+    """User asks for an example; the model writes a call as its example.
+
+    The call is refused, as the user asked for no change; the light stays
+    off, and the user hears the model's words.
+    """
+    example = '{"name": "HassTurnOn", "arguments": {"name": "Kitchen light"}}'
+    llm_server.reply(
+        Text(f"<tool_call>\n{example}\n</tool_call>"),
+        Text('For example: "Turn on the kitchen light".'),
+    )
+
+    result = await say(hass, said)
+
+    assert hass.states.get("light.kitchen_light").state == "off"
+    assert speech(result) == 'For example: "Turn on the kitchen light".'
+    assert traced("chatterbox_not_asked_for") == [{"tool": "intent__HassTurnOn"}]
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_call_described_for_an_example_is_not_made(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for an example; the model describes a call in words.
+
+    Nothing is made of it: the user hears the model's words, and the pump
+    keeps running.
+    """
+    described = (
+        'You could say it, and I would call HassTurnOff with the name "Pond pump".'
+    )
+    llm_server.reply(Text(described))
+
+    result = await say(hass, "Give me an example of what you can switch")
+
+    assert speech(result) == described
+    assert hass.states.get("switch.pond_pump").state == "on"
+    assert traced("chatterbox_described_calls") == []
+    assert len(llm_server.chat_requests) == 1
+
+
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_request_for_a_change_written_as_text_still_acts(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any]
+) -> None:
+    """User asks for the light; the call, native or written, switches it on."""
+    llm_server.reply(
+        calls(agent_data, Call("HassTurnOn", {"name": "Kitchen light"})),
+        Text("The kitchen light is on."),
+    )
+
+    result = await say(hass, "Turn on the kitchen light")
+
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert speech(result) == "The kitchen light is on."
+    assert traced("chatterbox_not_asked_for") == []

@@ -7,8 +7,10 @@ import pytest
 
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import chat_session, device_registry as dr
+from homeassistant.helpers import chat_session, device_registry as dr, llm
 
+from custom_components.chatterbox.tools.confirm import Confirmation, PendingCall
+from custom_components.chatterbox.tools.wording import Action, Deed
 from tests.helpers.common import ask, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import (
@@ -317,3 +319,22 @@ async def test_a_hold_that_the_model_talks_around_still_fails_safe(
 
     assert speech == QUESTION
     assert state(hass, FRONT) == "locked"
+
+
+def test_only_the_very_call_said_yes_to_is_known_as_such() -> None:
+    """The call a yes runs passes as asked: same tool, same arguments, no other."""
+    unlock = Action((Deed("unlock", ("Front door",)),))
+    held = PendingCall("intent__HassTurnOff", {"name": "Front door"}, unlock)
+    confirmation = Confirmation(
+        lambda _tool, _args: unlock, "user device", unattended=False, confirmed=[held]
+    )
+
+    assert confirmation.said_yes_to(
+        llm.ToolInput("intent__HassTurnOff", {"name": "Front door"})
+    )
+    assert not confirmation.said_yes_to(
+        llm.ToolInput("intent__HassTurnOff", {"name": "Side door"})
+    )
+    assert not confirmation.said_yes_to(
+        llm.ToolInput("intent__HassTurnOn", {"name": "Front door"})
+    )

@@ -11,7 +11,19 @@ from custom_components.chatterbox.tools.questions import (
     StateQuestion,
     asks_about_state,
 )
-from tests.helpers.sensitive import CONTEXT, FRONT, PUMP, FreeTool
+from tests.helpers.common import traced
+from tests.helpers.llm_server import LLMServer, Text, ToolCalls
+from tests.helpers.sensitive import (
+    CONTEXT,
+    FRONT,
+    PUMP,
+    QUESTION,
+    UNLOCK,
+    FreeTool,
+    heard,
+    say,
+    state,
+)
 
 
 @pytest.mark.parametrize(
@@ -27,6 +39,9 @@ from tests.helpers.sensitive import CONTEXT, FRONT, PUMP, FreeTool
         ("Est-ce que la porte est fermée ?", "fr"),
         ("¿Está encendida la luz de la cocina?", "es"),
         ("Is the heating on?", "de"),
+        ("Está trancada a porta da frente?", "pt"),
+        ("Är ytterdörren låst", "sv"),
+        ("Hvad er temperaturen i stuen", "da"),
     ],
 )
 def test_a_question_about_the_home_is_a_question(said: str, language: str) -> None:
@@ -49,11 +64,38 @@ def test_a_question_about_the_home_is_a_question(said: str, language: str) -> No
         ("Pourriez-vous fermer la porte ?", "fr"),
         ("", "en"),
         ("?!", "en"),
+        ("Pode trancar a porta da frente?", "pt"),
+        ("Kan du låsa ytterdörren?", "sv"),
+        ("Var snäll och tänd lampan i köket", "sv"),
+        ("Vær sød at låse hoveddøren?", "da"),
+        ("Kan du låse hoveddøren?", "da"),
+        ("Hoveddøren er låst. Lås den op", "da"),
     ],
 )
 def test_a_request_is_not_a_question(said: str, language: str) -> None:
     """A command, a polite one, or a question with a command beside it."""
     assert not asks_about_state(said, language)
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [
+        ("The front door is locked?", "en"),
+        ("La porta d'ingresso è chiusa a chiave?", "it"),
+        ("A porta da frente está trancada?", "pt"),
+        ("Ytterdörren är låst?", "sv"),
+        ("Hoveddøren er låst?", "da"),
+        ("¿La puerta principal está cerrada con llave?", "es"),
+        ("Onko etuovi lukossa?", "fi"),
+        ("玄関は施錠されていますか\uff1f", "ja"),
+        ("Die Haustür ist zu? Und das Garagentor?", "de"),
+    ],
+)
+def test_a_sentence_ending_in_a_question_mark_asks_in_any_language(
+    said: str, language: str
+) -> None:
+    """No question word, only the order of a statement and a question mark."""
+    assert asks_about_state(said, language)
 
 
 def test_a_question_word_of_another_language_counts_only_in_it() -> None:
@@ -86,3 +128,41 @@ async def test_a_call_that_only_reads_or_reaches_nothing_runs(
 
     assert question.review(reads, {"entity_id": FRONT}, CONTEXT) is None
     assert question.review(FreeTool(), {"expression": "2+2"}, CONTEXT) is None
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_command_home_assistant_reads_is_one_despite_a_question_mark(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User types "Unlock the front door?"; the model calls unlock.
+
+    Home Assistant's sentences read a command, so it is not taken for a
+    question: the unlock waits for the user's yes, as any unlock does.
+    """
+    llm_server.reply(ToolCalls([UNLOCK]))
+
+    result = await say(hass, "Unlock the front door?")
+
+    assert heard(result) == QUESTION
+    assert state(hass, FRONT) == "locked"
+    assert traced("chatterbox_question_not_command") == []
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_question_home_assistant_reads_needs_no_question_word_or_mark(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks in Finnish, as speech to text writes it, without a question mark.
+
+    Chatterbox has no Finnish words; Home Assistant's Finnish sentences read
+    "Onko Front door lukossa" as a question about the lock. The model's
+    unlock is refused with the door's state, and the user hears its answer.
+    """
+    llm_server.reply(ToolCalls([UNLOCK]), Text("Kyllä, se on lukossa."))
+
+    result = await say(hass, "Onko Front door lukossa", language="fi")
+
+    assert heard(result) == "Kyllä, se on lukossa."
+    assert state(hass, FRONT) == "locked"
+    (refused,) = traced("chatterbox_question_not_command")
+    assert refused["states"] == ["Front door (lock): locked"]

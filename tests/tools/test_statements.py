@@ -128,3 +128,22 @@ async def test_a_figure_in_a_sentence_of_two_devices_is_nobodys(
     answer = "The Hall thermostat is on heat and the Bedroom blind is at 90 percent."
 
     assert contradictions(hass, answer, words) == []
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The Pond pump was off; it is on now.",
+        'Say "Switch off the Pond pump", and I will.',
+        "Sag „Pond pump aus“, dann schalte ich sie aus.",
+    ],
+    ids=["before-and-now", "quoted", "quoted-german"],
+)
+async def test_a_state_said_beside_the_one_now_or_in_quotes_stands(
+    hass: HomeAssistant, answer: str
+) -> None:
+    """What the pump was, said with what it is; a command in quotes: nothing."""
+    words = await async_state_words(hass, "de" if "Sag" in answer else "en")
+
+    assert contradictions(hass, answer, words) == []

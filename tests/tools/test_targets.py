@@ -497,6 +497,11 @@ EVERYTHING = ["lock", "garage", "button", "switch"]
          "get state Side door and Side door"),
         ("HassGetState", {"domain": "cover"}, None, "get state Garage door"),
         ("HassGetState", {}, None, None),
+        # Said as a person says it: "stop", not "stop moving".
+        ("HassStopMoving", {"name": "Garage door"}, None, "stop Garage door"),
+        # Timers are no devices: a room's timers leave its lock be.
+        ("HassCancelAllTimers", {"area": "Hallway"}, None, None),
+        ("HassCancelTimer", {"area": "Kitchen", "name": "Side door"}, None, None),
         # Actions and ids in the arguments, however given.
         ("free", {"action": "lock.unlock", "entity_id": "all"}, None,
          "unlock Front door, Side door and Side door"),

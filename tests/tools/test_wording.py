@@ -73,6 +73,34 @@ def test_several_held_calls_make_one_list() -> None:
     assert and_list(["A", "B", "C"], "nl") == "A, B en C"
 
 
+def test_held_calls_that_do_the_same_are_said_once() -> None:
+    """Two calls unlock the front door, one the side door too: each door once.
+
+    A call whose targets are unknown, and a script with what it acts on, are
+    said once each, as they are.
+    """
+    script = Action((Deed("run", ("Leave home",)),), through=("Front door",))
+    unknown = Action((Deed("turn off"),))
+    garage = Action((Deed("stop", ("Garage door",)),))
+    held = [UNLOCK, BOTH, script, unknown, UNLOCK, script, unknown, garage]
+
+    assert say_all(held, "en") == (
+        "unlock Front door and Side door, open Garage door, run Leave home, "
+        "which acts on Front door, turn off and stop Garage door"
+    )
+    assert say_all([garage, garage], "de") == "Garage door anhalten"
+
+
+def test_two_devices_of_one_name_are_two() -> None:
+    """Two calls unlock a Side door each, two locks: both are said."""
+    kitchen = Action((Deed("unlock", ("Side door",), ("lock.side_door",)),))
+    hallway = Action((Deed("unlock", ("Side door",), ("lock.side_door_2",)),))
+
+    assert say_all([kitchen, hallway, kitchen], "en") == (
+        "unlock Side door and Side door"
+    )
+
+
 @pytest.mark.parametrize("language", list(WORDS))
 def test_every_language_says_every_verb(language: str) -> None:
     """Each language has a phrase for each verb German has, with the names in it."""

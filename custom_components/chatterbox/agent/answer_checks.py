@@ -13,7 +13,6 @@ import re
 from typing import Final
 
 from homeassistant.components import conversation
-from homeassistant.helpers import llm
 
 from ..context.in_view import describe_state
 from ..context.mentions import find_mentions
@@ -27,7 +26,7 @@ from ..prompts import (
     STATEMENTS_NOTE,
     VALUES_NOTE,
 )
-from ..tools.arguments import parse_tool_arguments
+from ..tools.arguments import WrittenCall, parse_tool_arguments
 from ..tools.claims import claims_done
 from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.figures import unread_figures
@@ -102,6 +101,11 @@ def _failed_again(state: Round) -> Finding | None:
     return None
 
 
+def _asks_for_change(state: Round) -> bool:
+    """Tell whether the round answered a request for a change."""
+    return _answered(state) and state.command is not None and state.command.changes
+
+
 def _described(state: Round) -> Finding | None:
     """Find calls the answer describes instead of making them.
 
@@ -118,7 +122,7 @@ def _described(state: Round) -> Finding | None:
     return Finding(
         {"calls": calls},
         calls=tuple(
-            llm.ToolInput(name, parse_tool_arguments(arguments))
+            WrittenCall(name, parse_tool_arguments(arguments))
             for name, arguments in calls
         ),
     )
@@ -266,7 +270,7 @@ CHECKS: Final = (
     Check(
         "described",
         "chatterbox_described_calls",
-        _answered,
+        _asks_for_change,
         _described,
         None,
         stands,

@@ -35,7 +35,8 @@ from ..tools.confirm import (
     confirmed_calls,
 )
 from ..tools.guard import ToolGuard, ToolTally, async_make_calls, guard_tools
-from ..tools.questions import state_question_for
+from ..tools.questions import async_state_question_for
+from ..tools.scope import turn_scope
 from ..tools.statements import async_state_words
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
@@ -81,7 +82,9 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     options = agent.subentry.data
     # An answer to the agent's own question ("Do it") asks nothing.
     asked = (
-        state_question_for(agent.hass, options, chat_log) if question is None else None
+        await async_state_question_for(agent.hass, options, chat_log)
+        if question is None
+        else None
     )
     # A request for a change may refer back ("turn it off again").
     mentions = turn_mentions(
@@ -97,7 +100,13 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     # when the server reads calls natively (see home_overview).
     overview = home_overview(agent, chat_log)
     own = [FindDevicesTool()] if overview is not None and overview.search else []
-    with guard_tools(chat_log, confirmation, asked, own=own) as guard:
+    # A change to what the words did not name is refused (tools/scope.py).
+    scope = turn_scope(agent.hass, chat_log, mentions)
+    # A call written in an answer changes nothing but for a request for one.
+    written = command is None or command.changes
+    with guard_tools(
+        chat_log, confirmation, asked, own=own, scope=scope, written=written
+    ) as guard:
         # The calls a yes answered run first, through the guard.
         await async_make_calls(chat_log, agent.entity_id, confirmed_calls(confirmation))
         note_states(

@@ -40,6 +40,7 @@ from ..context.kinds import (
 from ..context.mentions import Mentions, area_of, known_names, name_of
 from .figures import FIGURE, NUMBER, is_figure
 from .outcomes import as_number
+from .questions import asks_to_be_shown
 
 # Words for everything and all: an area named without a kind of device is a
 # part only with one of them ("switch off everything in the kitchen", not
@@ -76,6 +77,9 @@ class Command:
     reads: tuple[str, ...] = ()
     """What a request for a change names that only reports (a thermometer):
     "turn off the light and tell me the temperature" asks to read it."""
+    changes: bool = True
+    """The request asks for a change: not a question, an example or an
+    explanation. A call written in an answer's text is made only for one."""
     checks_statements: bool = True
     """What an answer says of the devices it names is held to their states
     (the claims option, which questions keep too)."""
@@ -111,6 +115,7 @@ def command_for(
         values=request_values(hass, said.content, mentions) if every_part else (),
         question=question,
         reads=() if question else mentions.reporting,
+        changes=not question and not asks_to_be_shown(said.content),
         checks_statements=bool(options.get(CONF_CHECK_CLAIMS, True)),
     )
 

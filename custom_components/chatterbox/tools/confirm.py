@@ -78,6 +78,14 @@ class Confirmation:
     held: list[PendingCall] = field(default_factory=list)
     """The calls held back in this turn, for the user's yes."""
 
+    def said_yes_to(self, tool_input: llm.ToolInput) -> bool:
+        """Tell whether the user said yes to this very call."""
+        return any(
+            call.tool_name == tool_input.tool_name
+            and call.tool_args == tool_input.tool_args
+            for call in self.confirmed
+        )
+
     def review(self, tool: llm.Tool, tool_input: llm.ToolInput) -> Refusal | None:
         """Return why a call may not run now, or None when it may."""
         action = self.sensitive(tool, tool_input.tool_args)

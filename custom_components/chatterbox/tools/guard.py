@@ -11,12 +11,14 @@ from typing import Any, Final, override
 import probatio
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, llm
 
 from ..const import LOGGER
 from ..prompts import (
     FAILED,
+    NOT_ASKED_FOR,
     REPEATED,
     TIMED_OUT,
     TURN_ENDED,
@@ -27,6 +29,7 @@ from ..skills.skill import SkillTool
 from ..wire.schema import format_tool, without_long_lists
 from .arguments import (
     UnreadableCall,
+    WrittenCall,
     by_area,
     drop_unmeant_arguments,
     without_missing_places,
@@ -37,6 +40,7 @@ from .names import tool_resolver
 from .outcomes import Outcomes, not_there, only_reads
 from .questions import StateQuestion
 from .results import error_result
+from .scope import Scope
 
 # How long one tool may run before the model is told it hung.
 TOOL_TIMEOUT: Final = 30.0
@@ -85,12 +89,15 @@ class ToolGuard(llm.APIInstance):
     error result that says what to do next.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  # the turn's policies, each a separate input
         self,
         inner: llm.APIInstance,
         confirmation: Confirmation | None,
         question: StateQuestion | None = None,
         own: Sequence[SkillTool] = (),
+        scope: Scope | None = None,
+        *,
+        written: bool = True,
     ) -> None:
         """Wrap the API instance the chat log was given for this turn.
 
@@ -111,6 +118,11 @@ class ToolGuard(llm.APIInstance):
         """The turn's sensitive-action policy; None lets every call run."""
         self.question = question
         """The turn's question about the home, which no call may change."""
+        self.scope = scope
+        """What the request names: a change elsewhere is refused."""
+        self.written = written
+        """A call written in an answer's text may change something: the user
+        asked for a change, not a question, an example or an explanation."""
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
         full = [format_tool(tool, self.custom_serializer) for tool in self.tools]
@@ -189,6 +201,8 @@ class ToolGuard(llm.APIInstance):
         """Return why a call may not run now, or None when it may.
 
         A question about the home comes first: it is answered, not asked about.
+        A change the request did not ask for is refused, never asked about;
+        what a yes answered runs as asked.
         """
         tool = self._by_name[name]
         if self.question is not None and (
@@ -197,6 +211,26 @@ class ToolGuard(llm.APIInstance):
             )
         ):
             return Refusal(refused, final=True)
+        if (
+            isinstance(tool_input, WrittenCall)
+            and not self.written
+            and not only_reads(tool)
+        ):
+            trace.async_conversation_trace_append(
+                trace.ConversationTraceEventType.AGENT_DETAIL,
+                {"chatterbox_not_asked_for": {"tool": tool.name}},
+            )
+            return Refusal(error_result("NotAskedFor", NOT_ASKED_FOR), final=True)
+        if (
+            self.scope is not None
+            and not (self.confirmation and self.confirmation.said_yes_to(tool_input))
+            and (
+                refused := self.scope.review(
+                    tool, self._outcomes.reach_of(tool, tool_input.tool_args)
+                )
+            )
+        ):
+            return Refusal(refused, final=False)
         if self.confirmation is not None:
             return self.confirmation.review(tool, tool_input)
         return None
@@ -305,12 +339,14 @@ class ToolGuard(llm.APIInstance):
 
 
 @contextmanager
-def guard_tools(
+def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     chat_log: conversation.ChatLog,
     confirmation: Confirmation | None,
     question: StateQuestion | None = None,
     *,
     own: Sequence[SkillTool] = (),
+    scope: Scope | None = None,
+    written: bool = True,
 ) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
@@ -320,7 +356,7 @@ def guard_tools(
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation, question, own)
+    guard = ToolGuard(inner, confirmation, question, own, scope, written=written)
     chat_log.llm_api = guard
     try:
         yield guard

@@ -56,6 +56,9 @@ _VERBS: Final = {
     ("valve", "HassTurnOff"): "close",
     ("button", "HassTurnOn"): "press",
 }
+# Tools whose names are no words a person says: "stop Garage door", not
+# "stop moving Garage door".
+_SAID: Final = {"HassStopMoving": "stop"}
 
 
 def sensitive_action(
@@ -134,7 +137,12 @@ def _describe(
     for state in states:
         said = verb if action else _VERBS.get((state.domain, bare), verb)
         by_verb.setdefault(said, []).append(state)
-    return Action(tuple(Deed(said, _names(group)) for said, group in by_verb.items()))
+    return Action(
+        tuple(
+            Deed(said, _names(group), tuple(state.entity_id for state in group))
+            for said, group in by_verb.items()
+        )
+    )
 
 
 def _names(states: Sequence[State]) -> tuple[str, ...]:
@@ -144,5 +152,7 @@ def _names(states: Sequence[State]) -> tuple[str, ...]:
 
 def _words(name: str) -> str:
     """Turn a tool name such as HassTurnOff into words: "turn off"."""
+    if (said := _SAID.get(name)) is not None:
+        return said
     name = name.removeprefix("Hass")
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()

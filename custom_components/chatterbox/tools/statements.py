@@ -12,9 +12,9 @@ about that device, and so is what comes before the first name ("I unlocked
 the front door"). It contradicts the home when it says a state of the device
 but not the one it is in now, or a figure that none of its values gives (nor
 the request). A sentence with a negation or a hesitation is not read: "not
-locked" says the opposite of its words. State words match by stem, as names
-do: "opened" is "open", and "locked" counts for "locking", as a lock on its
-way there is in neither state yet.
+locked" says the opposite of its words; nor are words in quotes, an example.
+State words match by stem, as names do: "opened" is "open", and "locked"
+counts for "locking", as a lock on its way there is in neither state yet.
 """
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -63,8 +63,15 @@ _STATEFUL: Final = frozenset(
         "water_heater",
     }
 )
-# Where a sentence ends: a stop, a mark, a line; not the point of "19.5".
-_SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]+(?=\\s|$)|\n")
+# Where a sentence ends: a stop, a mark, a line; not the point of "19.5". Not
+# a semicolon: "it was off; it is on now" says both of one device.
+_SENTENCE_END: Final = re.compile("[.!?\u3002\uff01\uff1f]+(?=\\s|$)|\n")
+# Words in quotes are an example or a command said back ("say: "Turn on the
+# kitchen light""), not what the answer says is so.
+_QUOTED: Final = re.compile(
+    '"[^"\n]{0,200}"|\u201c[^\u201d\n]{0,200}\u201d'
+    "|\u201e[^\u201c\u201d\n]{0,200}[\u201c\u201d]|\u00ab[^\u00bb\n]{0,200}\u00bb"
+)
 # The shortest other form of a state's name after a slash ("Bloccato/a").
 _MIN_ALTERNATIVE: Final = 3
 # A figure is the value it stands for when it is this close: "about 20".
@@ -158,7 +165,7 @@ def contradictions(
     Asked is the user's request: a figure it gives may be said back ("you
     asked for 22 degrees").
     """
-    answer = answer[:MAX_SENTENCE_CHARS]
+    answer = _QUOTED.sub(" ", answer[:MAX_SENTENCE_CHARS])
     mentions = find_mentions(hass, answer)
     states = [
         state

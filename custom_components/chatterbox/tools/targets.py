@@ -58,6 +58,20 @@ _OPAQUE_DOMAINS: Final = frozenset(
 )
 # The timer slot whose sentence Home Assistant's own agent runs when it ends.
 _LATER_COMMAND: Final = "conversation_command"
+# Intents that act on a satellite's timers, not on devices: their name and
+# area find a timer ("cancel the timers in the hallway" leaves its lock be).
+_TIMER_INTENTS: Final = frozenset(
+    {
+        intent.INTENT_START_TIMER,
+        intent.INTENT_CANCEL_TIMER,
+        intent.INTENT_CANCEL_ALL_TIMERS,
+        intent.INTENT_INCREASE_TIMER,
+        intent.INTENT_DECREASE_TIMER,
+        intent.INTENT_PAUSE_TIMER,
+        intent.INTENT_UNPAUSE_TIMER,
+        intent.INTENT_TIMER_STATUS,
+    }
+)
 # How deep arguments are searched, and how many references are followed: a
 # model's arguments and a home's scripts are finite, but neither is trusted.
 _MAX_DEPTH: Final = 16
@@ -145,7 +159,7 @@ def _intent_targets(
     constraints = _constraints(
         slots, llm_context.assistant, handler.platforms, allow_duplicate_names=True
     )
-    if not constraints.has_constraints:
+    if intent_type in _TIMER_INTENTS or not constraints.has_constraints:
         return set()
     result = intent.async_match_targets(hass, constraints)
     return {state.entity_id for state in result.states}

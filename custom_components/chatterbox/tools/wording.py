@@ -25,6 +25,8 @@ class Deed:
     """In English words: "unlock", "turn off", "run"."""
     names: tuple[str, ...] = ()
     """The names of what it acts on; the first MAX_NAMED are said."""
+    ids: tuple[str, ...] = ()
+    """Their entity ids, when known: two devices of one name are two."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "{names} ausführen",
             "turn on": "{names} einschalten",
             "turn off": "{names} ausschalten",
+            "stop": "{names} anhalten",
         },
         and_="und",
         more="{count} weitere",
@@ -89,6 +92,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "lancer {names}",
             "turn on": "allumer {names}",
             "turn off": "éteindre {names}",
+            "stop": "arrêter {names}",
         },
         and_="et",
         more="{count} autres",
@@ -104,6 +108,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "{names} uitvoeren",
             "turn on": "{names} aanzetten",
             "turn off": "{names} uitzetten",
+            "stop": "{names} stoppen",
         },
         and_="en",
         more="{count} andere",
@@ -119,6 +124,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "ejecutar {names}",
             "turn on": "encender {names}",
             "turn off": "apagar {names}",
+            "stop": "detener {names}",
         },
         and_="y",
         more="{count} más",
@@ -134,6 +140,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "avviare {names}",
             "turn on": "accendere {names}",
             "turn off": "spegnere {names}",
+            "stop": "fermare {names}",
         },
         and_="e",
         more="altri {count}",
@@ -149,6 +156,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "uruchomić {names}",
             "turn on": "włączyć {names}",
             "turn off": "wyłączyć {names}",
+            "stop": "zatrzymać {names}",
         },
         and_="i",
         more="{count} innych",
@@ -164,6 +172,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "executar {names}",
             "turn on": "ligar {names}",
             "turn off": "desligar {names}",
+            "stop": "parar {names}",
         },
         and_="e",
         more="mais {count}",
@@ -179,6 +188,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "köra {names}",
             "turn on": "slå på {names}",
             "turn off": "stänga av {names}",
+            "stop": "stoppa {names}",
         },
         and_="och",
         more="{count} till",
@@ -194,6 +204,7 @@ WORDS: Final[dict[str, Words]] = {
             "run": "køre {names}",
             "turn on": "tænde {names}",
             "turn off": "slukke {names}",
+            "stop": "stoppe {names}",
         },
         and_="og",
         more="{count} mere",
@@ -217,8 +228,39 @@ def say(action: Action, language: str) -> str:
 
 
 def say_all(actions: Sequence[Action], language: str) -> str:
-    """Say several actions as one list."""
-    return and_list([say(action, language) for action in actions], language)
+    """Say several actions as one list, each deed once."""
+    return and_list([say(action, language) for action in once(actions)], language)
+
+
+def once(actions: Sequence[Action]) -> list[Action]:
+    """Return the actions with each deed once, the names of one verb together.
+
+    Two held calls may do the same to the same device (a model calls by name,
+    then by name and domain): the question names it once. A device is told
+    by its entity id, so two of one name stay two. A deed whose targets are
+    unknown (no names), and a script with what it acts on, are kept whole,
+    each once.
+    """
+    merged: dict[str, dict[str, str]] = {}
+    order: list[str | Action] = []
+    for action in actions:
+        whole = [action] if action.through else []
+        for deed in () if action.through else action.deeds:
+            if not deed.names:
+                whole.append(Action((deed,)))
+                continue
+            if deed.verb not in merged:
+                merged[deed.verb] = {}
+                order.append(deed.verb)
+            for key, name in zip(deed.ids or deed.names, deed.names, strict=True):
+                merged[deed.verb].setdefault(key, name)
+        order += [item for item in whole if item not in order]
+    return [
+        Action((Deed(item, tuple(merged[item].values())),))
+        if isinstance(item, str)
+        else item
+        for item in order
+    ]
 
 
 def and_list(items: Sequence[str], language: str = "en") -> str:

@@ -10,7 +10,12 @@ from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
 from ..speech import SpeechFilter
-from ..tools.arguments import ToolArgumentsError, UnreadableCall, parse_tool_arguments
+from ..tools.arguments import (
+    ToolArgumentsError,
+    UnreadableCall,
+    WrittenCall,
+    parse_tool_arguments,
+)
 from .chunks import (
     Chunk,
     Fields,
@@ -268,6 +273,8 @@ class _PendingToolCall:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
+    written: bool = False
+    """Written in the answer's text, not sent as a call."""
 
 
 class _ToolCallAssembler:
@@ -304,7 +311,9 @@ class _ToolCallAssembler:
 
     def add_text_call(self, call: TextToolCall) -> None:
         """Add a whole tool call that the model wrote as text."""
-        self._calls.append(_PendingToolCall(name=call.name, arguments=[call.arguments]))
+        self._calls.append(
+            _PendingToolCall(name=call.name, arguments=[call.arguments], written=True)
+        )
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
         """Return the pending tool calls, the unreadable ones as such."""
@@ -318,7 +327,8 @@ class _ToolCallAssembler:
                     UnreadableCall(call.name, {}, call_id, problem=str(err))
                 )
             else:
-                tool_inputs.append(llm.ToolInput(call.name, tool_args, call_id))
+                kind = WrittenCall if call.written else llm.ToolInput
+                tool_inputs.append(kind(call.name, tool_args, call_id))
         self._calls.clear()
         self._by_index.clear()
         stats.tool_calls += len(tool_inputs)

@@ -1,0 +1,159 @@
+"""What a request asks to act on: its scope, which no call that changes may leave.
+
+Small models act beyond the request: asked to switch off a room, one also
+unlocked the front door, and the question it raised would have turned a
+habitual yes into an unlock nobody asked for. When the user's words name
+targets, a call that would change something outside them is refused before it
+runs, and before anyone is asked about it.
+
+An entity is within the scope when the words name it (or the message it
+refers back to did); or, with areas named (floors name their areas), when it
+is in one of them and, if the words name kinds of device, of a kind named;
+or, with no area named, when it is of a kind named. Words that name nothing
+("I'm cold", "lock up for the night", "yes") set no scope: the model reads
+them as it will, and its sensitive calls are asked about as ever.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, floor_registry as fr, llm
+
+from ..context.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named, word_list
+from ..context.mentions import (
+    MAX_SENTENCE_CHARS,
+    Mentions,
+    area_entry,
+    known_names,
+    same_word,
+    words_in,
+)
+from ..prompts import NOT_REQUESTED
+from .command import call_names
+from .results import error_result
+from .targets import Reach
+
+# Kind words that are as often the verb of a request: "lock up for the
+# night" names no locks, "light the candles" no lights. Their plurals
+# ("the locks", "the lights") still name kinds.
+_VERBS_TOO: Final = word_list("lock light")
+# The most devices a refusal names: a call on a whole floor reaches hundreds.
+MAX_NAMED: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The targets a request names: its devices, areas and kinds."""
+
+    hass: HomeAssistant
+    named: frozenset[str]
+    """Entities named, or named by the message referred back to."""
+    areas: frozenset[str] = frozenset()
+    """The ids of the areas named, the areas of the floors named among them."""
+    kinds: frozenset[str] = frozenset()
+    """The domains the words name, outside the names of what they name."""
+    said: tuple[str, ...] = ()
+    """The words that name those kinds: a "Ceiling light" switch is a light."""
+
+    def covers(self, entity_id: str) -> bool:
+        """Tell whether an entity is within the scope."""
+        if entity_id in self.named:
+            return True
+        if self.areas:
+            area = area_entry(self.hass, entity_id)
+            if area is None or area.id not in self.areas:
+                return False
+            return not self.kinds or self._of_kind(entity_id)
+        return bool(self.kinds) and self._of_kind(entity_id)
+
+    def outside(self, entity_ids: Iterable[str]) -> list[str]:
+        """Return the entities outside the scope, sorted."""
+        return sorted(e for e in entity_ids if not self.covers(e))
+
+    def review(self, tool: llm.Tool, reached: Reach | None) -> llm.ToolResult | None:
+        """Return why a call that would change something may not run, or None.
+
+        Reached is what the call would act on (None for a read, or when that
+        cannot be told): only its direct targets are held to the scope, as a
+        named script or scene acts on what it holds.
+        """
+        if reached is None or not (outside := self.outside(reached.direct)):
+            return None
+        trace.async_conversation_trace_append(
+            trace.ConversationTraceEventType.AGENT_DETAIL,
+            {"chatterbox_not_requested": {"tool": tool.name, "entities": outside}},
+        )
+        return error_result(
+            "NotRequested",
+            NOT_REQUESTED.format(names=call_names(self.hass, outside[:MAX_NAMED])),
+        )
+
+    def _of_kind(self, entity_id: str) -> bool:
+        """Tell whether an entity is of a kind named: by domain, or by its name."""
+        if entity_id.split(".", 1)[0] in self.kinds:
+            return True
+        state = self.hass.states.get(entity_id)
+        return state is not None and any(
+            same_word(word, part) for part in words_in(state.name) for word in self.said
+        )
+
+
+def turn_scope(
+    hass: HomeAssistant, chat_log: conversation.ChatLog, mentions: Mentions
+) -> Scope | None:
+    """Return the scope of the user's message of this turn; None if it has none.
+
+    None without the Assist API too: no names are looked up for the turn
+    (turn_mentions), and a device named but not found would be refused.
+    """
+    api = chat_log.llm_api
+    said = chat_log.content[-1] if chat_log.content else None
+    if (
+        api is None
+        or llm.LLM_API_ASSIST not in api.api.id.split("|")
+        or not isinstance(said, conversation.UserContent)
+    ):
+        return None
+    return request_scope(hass, said.content, mentions)
+
+
+def request_scope(
+    hass: HomeAssistant, sentence: str, mentions: Mentions
+) -> Scope | None:
+    """Return what a request names to act on; None when it names nothing.
+
+    What only reports (a thermometer) is named to be read: on its own it is
+    no target. A kind word in a name said names that device or area, not the
+    kind: the "light" of "kitchen light" asks for no other lights.
+    """
+    in_names = {word for name in _names_said(hass, mentions) for word in words_in(name)}
+    words = words_in(sentence[:MAX_SENTENCE_CHARS])
+    said = kind_words(w for w in words if w not in in_names and w not in _VERBS_TOO)
+    kinds = frozenset(kinds_named(said))
+    acts_on = [e for e in mentions.named if e.split(".", 1)[0] not in READ_ONLY_DOMAINS]
+    if not (acts_on or mentions.areas or kinds):
+        return None
+    return Scope(
+        hass, frozenset(mentions.named), frozenset(mentions.areas), kinds, tuple(said)
+    )
+
+
+def _names_said(hass: HomeAssistant, mentions: Mentions) -> list[str]:
+    """Return the names of what the words name: entities, areas, their floors."""
+    names = [
+        name
+        for entity_id in mentions.named
+        if (state := hass.states.get(entity_id)) is not None
+        for name in known_names(hass, state)
+    ]
+    areas, floors = ar.async_get(hass), fr.async_get(hass)
+    # An area named by an earlier message may be gone since.
+    for area in filter(None, map(areas.async_get_area, mentions.areas)):
+        names += [area.name, *area.aliases]
+        if area.floor_id and (floor := floors.async_get_floor(area.floor_id)):
+            names += [floor.name, *floor.aliases]
+    return names

@@ -54,7 +54,7 @@ from custom_components.chatterbox.tools.statements import (
 from demo.llm_server import MODELS, save_prompt_cache, slot_action
 from tests.bench.measure import async_converse_as_pipeline
 
-from .cases import Case, Outcome, failures, load_cases
+from .cases import Case, Outcome, failures, load_cases, numbers_in
 from .home import (
     DISTRACTOR_ROOMS,
     add_distractors,
@@ -205,7 +205,8 @@ async def _async_hold_to_home(
     words = await async_state_words(hass, "en")
     outcome.untrue.extend(
         f"{hass.states.get(found.entity_id).name} {found.said}"  # type: ignore[union-attr]
-        for found in contradictions(hass, speech, words)
+        # States only: the cases' numbers and words judge the figures.
+        for found in contradictions(hass, speech, words, known=numbers_in(speech))
     )
     if (asked := YES_QUESTION.match(speech)) is not None:
         outcome.unasked.extend(

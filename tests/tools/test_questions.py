@@ -166,3 +166,17 @@ async def test_a_question_home_assistant_reads_needs_no_question_word_or_mark(
     assert state(hass, FRONT) == "locked"
     (refused,) = traced("chatterbox_question_not_command")
     assert refused["states"] == ["Front door (lock): locked"]
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [
+        ("Lock the front door, would you?", "en"),
+        ("Turn off the kitchen light please?", "en"),
+        ("Mach das Licht aus, bitte?", "de"),
+        ("Chiudi la porta, per favore?", "it"),
+    ],
+)
+def test_a_request_with_a_polite_tag_is_no_question(said: str, language: str) -> None:
+    """A question mark after "would you" or "please" still asks for a change."""
+    assert not asks_about_state(said, language)

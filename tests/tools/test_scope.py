@@ -25,6 +25,7 @@ from custom_components.chatterbox.tools.scope import (
     request_scope,
     turn_scope,
 )
+from custom_components.chatterbox.tools.sensitive import DEFAULT_KINDS
 from custom_components.chatterbox.tools.targets import Reach
 from tests.helpers.sensitive import CONTEXT, FreeTool
 
@@ -281,11 +282,11 @@ async def test_a_change_outside_the_scope_is_refused_and_traced(
 
     with trace.async_conversation_trace() as traced:
         refused = scope.review(
-            tool, Reach(frozenset({"light.hall", "lock.front_door"}), frozenset())
+            tool, {}, Reach(frozenset({"light.hall", "lock.front_door"}), frozenset())
         )
-        assert scope.review(tool, Reach(frozenset({"light.hall"}), frozenset())) is None
-        assert scope.review(tool, None) is None
-        assert scope.review(tool, Reach(frozenset(), frozenset())) is None
+        within = Reach(frozenset({"light.hall"}), frozenset())
+        assert scope.review(tool, {}, within) is None
+        assert scope.review(tool, {}, Reach(frozenset(), frozenset())) is None
 
     assert refused is not None
     assert refused.error
@@ -298,6 +299,23 @@ async def test_a_change_outside_the_scope_is_refused_and_traced(
     ]
 
 
+async def test_a_change_whose_reach_cannot_be_told_is_refused(
+    hass: HomeAssistant,
+) -> None:
+    """User asks for the hall lamp; a call that may act anywhere is refused.
+
+    A template, a timer that will say a command: what it acts on is only
+    settled when it runs, and nothing says it is what the user asked for.
+    """
+    scope = scope_of(hass, "Turn off the hall lamp")
+    assert scope is not None
+
+    refused = scope.review(FreeTool(), {"entity_id": "{{ states.lock }}"}, None)
+
+    assert refused is not None
+    assert refused.data["error"] == "NotRequested"
+
+
 async def test_a_scripts_own_reach_is_not_held_to_the_scope(
     hass: HomeAssistant,
 ) -> None:
@@ -307,7 +325,7 @@ async def test_a_scripts_own_reach_is_not_held_to_the_scope(
 
     reached = Reach(frozenset({"light.hall"}), frozenset({"lock.front_door"}))
 
-    assert scope.review(FreeTool(), reached) is None
+    assert scope.review(FreeTool(), {}, reached) is None
 
 
 async def test_a_refusal_names_a_few_devices(hass: HomeAssistant) -> None:
@@ -315,7 +333,7 @@ async def test_a_refusal_names_a_few_devices(hass: HomeAssistant) -> None:
     scope = scope_of(hass, "Unlock the front door")
     assert scope is not None
 
-    refused = scope.review(FreeTool(), Reach(frozenset(EVERYTHING), frozenset()))
+    refused = scope.review(FreeTool(), {}, Reach(frozenset(EVERYTHING), frozenset()))
 
     assert refused is not None
     text = refused.data["error_text"]
@@ -335,13 +353,39 @@ async def test_the_turns_scope_is_its_users_message(hass: HomeAssistant) -> None
     assert await async_setup_component(hass, "llm", {})
     chat_log.llm_api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, CONTEXT)
 
-    assert turn_scope(hass, chat_log, mentions) is None
+    assert turn_scope(hass, {}, chat_log, mentions) is None
 
     chat_log.content.append(conversation.UserContent(said))
-    scope = turn_scope(hass, chat_log, mentions)
+    scope = turn_scope(hass, {}, chat_log, mentions)
 
     assert scope is not None
     assert scope.covers("light.hall")
     assert not scope.covers("lock.front_door")
     chat_log.llm_api = None
-    assert turn_scope(hass, chat_log, mentions) is None
+    assert turn_scope(hass, {}, chat_log, mentions) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "front_door"),
+    [
+        ("Turn everything in the hall off", False),
+        ("Switch off all of the hall", False),
+        ("Lock the hall", True),
+        ("Lock all the locks in the front hall", True),
+        ("Unlock the front door and everything in the hall", True),
+    ],
+)
+async def test_everything_of_an_area_is_no_sensitive_device_of_it(
+    hass: HomeAssistant,
+    said: str,
+    front_door: bool,  # noqa: FBT001
+) -> None:
+    """The hall's lock is within "the hall", not within "everything in the hall".
+
+    Its name, or the word for its kind, still reach it.
+    """
+    mentions = find_mentions(hass, said)
+    scope = request_scope(hass, said, mentions, DEFAULT_KINDS)
+    assert scope is not None
+
+    assert scope.covers("lock.front_door") is front_door

@@ -106,7 +106,7 @@ async def test_the_user_chooses_the_sensitive_kinds(
             ]
         )
     )
-    assert heard(await say(hass, "Pond pump off, and the garage")) == (
+    assert heard(await say(hass, "Pond pump off, and the garage relay")) == (
         "Do you want me to turn off Pond pump and press Garage relay?"
     )
     assert state(hass, PUMP) == "on"

@@ -89,7 +89,7 @@ async def test_what_the_home_bears_out_stands(
     """True states, a negation, a state on its way, figures it shows: nothing."""
     words = await async_state_words(hass, language)
 
-    assert contradictions(hass, answer, words, asked="Set it to 24 degrees") == []
+    assert contradictions(hass, answer, words, known=[24], language=language) == []
 
 
 @pytest.mark.usefixtures("home")
@@ -116,6 +116,48 @@ async def test_a_figure_no_value_of_the_device_gives_contradicts_it(
     found = contradictions(hass, "The Hall thermostat reads 25 degrees.", words)
 
     assert found == [Contradiction(THERMOSTAT, "25")]
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_figure_the_model_read_may_be_of_something_else(
+    hass: HomeAssistant,
+) -> None:
+    """The thermostat heats to 21; the 5 degrees outside were read elsewhere."""
+    words = await async_state_words(hass, "en")
+    answer = "The Hall thermostat heats to 21 degrees, with 5 degrees outside."
+
+    assert contradictions(hass, answer, words, known=[5.0]) == []
+    assert contradictions(hass, answer, words) == [Contradiction(THERMOSTAT, "5")]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "No, the Front door is unlocked."),
+        ("de", "Nein, die Front door ist entriegelt."),
+    ],
+)
+async def test_a_no_before_a_comma_answers_and_negates_nothing(
+    hass: HomeAssistant, language: str, answer: str
+) -> None:
+    """The usual shape of a wrong answer to "is it locked?" is read."""
+    words = await async_state_words(hass, language)
+
+    assert [
+        found.entity_id
+        for found in contradictions(hass, answer, words, language=language)
+    ] == [LOCK]
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_question_or_an_offer_states_nothing(hass: HomeAssistant) -> None:
+    """An offer, "Do you want me to turn the Pond pump off?", says no state."""
+    words = await async_state_words(hass, "en")
+
+    answer = "Do you want me to turn the Pond pump off? It is on now."
+
+    assert contradictions(hass, answer, words) == []
 
 
 @pytest.mark.usefixtures("home")

@@ -338,9 +338,7 @@ async def test_a_script_whose_target_is_a_template_is_asked_about(
     """The door the script unlocks is only known when its template renders."""
     llm_server.reply(ToolCalls([Call("script__open_for", {"door": "front_door"})]))
 
-    assert await _say(hass, "Open the front door for the guest") == (
-        "Do you want me to run Open for?"
-    )
+    assert await _say(hass, "Let the guest in") == ("Do you want me to run Open for?")
 
     assert _states(hass, FRONT) == ["locked"]
 

@@ -29,7 +29,7 @@ from ..prompts import (
 from ..tools.arguments import WrittenCall, parse_tool_arguments
 from ..tools.claims import claims_done
 from ..tools.command import call_names, left_over, said_values, values_left
-from ..tools.figures import unread_figures
+from ..tools.figures import numbers_read, unread_figures
 from ..tools.guard import REPEATED_CALL
 from ..tools.names import tool_resolver
 from ..tools.statements import contradictions
@@ -39,6 +39,8 @@ from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer
 
 # Where a sentence ends inside an answer: a stop, a mark, a colon.
 _SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
+# How the figures note starts: the figures it names were read nowhere.
+_FIGURES_SAID: Final = FIGURES_NOTE.split("{", 1)[0]
 # The most states the agent says in its own answer: a room of lamps is a
 # sentence, not a list read out for a minute.
 MAX_STATES_SAID: Final = 10
@@ -183,13 +185,35 @@ def _claims_apply(state: Round) -> bool:
     )
 
 
+def _tells_of_the_home(state: Round) -> bool:
+    """Tell whether the answer is to a question or a request for a change.
+
+    Not to a request for an example or an explanation: "to switch on the fan,
+    say: switch on the fan" says no state.
+    """
+    command = state.command
+    return (
+        _answered(state)
+        and command is not None
+        and command.checks_statements
+        and (command.question or command.changes)
+    )
+
+
 def _contradicted(state: Round) -> Finding | None:
     """Find what the answer says of devices it names that they do not show now."""
     if state.words is None:
         return None
     hass = state.chat_log.hass
-    said = user_said(state.chat_log)
-    if not (found := contradictions(hass, state.answer or "", state.words, asked=said)):
+    assert state.command is not None  # noqa: S101  # the check applies so
+    found = contradictions(
+        hass,
+        state.answer or "",
+        state.words,
+        known=numbers_read(state.read),
+        language=state.command.language,
+    )
+    if not found:
         return None
     entities = tuple(item.entity_id for item in found)
     states = "; ".join(
@@ -206,7 +230,9 @@ def _contradicted(state: Round) -> Finding | None:
 
 def _unread(state: Round) -> Finding | None:
     """Find the figures the answer gives that nothing the model read gives."""
-    if not (unread := unread_figures(state.answer or "", state.read, state.note)):
+    # The figures' own note names them: no source of them.
+    note = state.note if state.note and state.note.startswith(_FIGURES_SAID) else None
+    if not (unread := unread_figures(state.answer or "", state.read, note)):
         return None
     command = state.command
     named = find_mentions(state.chat_log.hass, state.answer or "").named
@@ -303,15 +329,14 @@ CHECKS: Final = (
     Check(
         "statements",
         "chatterbox_statements_contradicted",
-        lambda state: (
-            _answered(state)
-            and state.command is not None
-            and state.command.checks_statements
-        ),
+        _tells_of_the_home,
         _contradicted,
         STATEMENTS_NOTE,
         _contradicted_states,
         rounds=1,
+        # Told the states, the model answers: with tools it would make its
+        # words true ("now locked") rather than say what is.
+        final=True,
     ),
     Check(
         "figures",
@@ -329,14 +354,6 @@ def answer_of(chat_log: conversation.ChatLog) -> str:
     answer = chat_log.content[-1]
     if isinstance(answer, conversation.AssistantContent):
         return answer.content or ""
-    return ""
-
-
-def user_said(chat_log: conversation.ChatLog) -> str:
-    """Return the turn's request: the user's last message."""
-    for content in reversed(chat_log.content):
-        if isinstance(content, conversation.UserContent):
-            return content.content
     return ""
 
 

@@ -82,6 +82,8 @@ class Check:
     rounds: int = 2
     """The rounds the note needs: one with tools to act on it, one to answer;
     one, when only an answer is asked for or the calls are made for it."""
+    final: bool = False
+    """The round after the note is the turn's last, with no tools."""
 
 
 def stands(_state: Round, _found: Finding) -> Decision:
@@ -108,6 +110,7 @@ def run_checks(state: Round, checks: Sequence[Check]) -> Decision | None:
                 check.note.format(**found.note) if check.note else None,
                 check.key,
                 calls=found.calls,
+                final=check.final,
             )
             if again
             else check.fallback(state, found)

@@ -101,7 +101,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     overview = home_overview(agent, chat_log)
     own = [FindDevicesTool()] if overview is not None and overview.search else []
     # A change to what the words did not name is refused (tools/scope.py).
-    scope = turn_scope(agent.hass, chat_log, mentions)
+    scope = turn_scope(agent.hass, options, chat_log, mentions)
     # A call written in an answer changes nothing but for a request for one.
     written = command is None or command.changes
     with guard_tools(

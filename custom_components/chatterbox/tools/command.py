@@ -45,7 +45,7 @@ from .questions import asks_to_be_shown
 # Words for everything and all: an area named without a kind of device is a
 # part only with one of them ("switch off everything in the kitchen", not
 # "set the kitchen to 21 degrees").
-_EVERYTHING: Final = word_list(
+EVERYTHING: Final = word_list(
     "everything all every alles alle wszystko wszystkie wszystkich tout tous "
     "toutes todo todos todas tutto tutti tutte"
 )
@@ -153,7 +153,7 @@ def request_parts(
     kinds = words.difference(
         _WORD.findall(" ".join(_names_named(hass, mentions)).casefold())
     )
-    domains = kinds_named(kinds) or (SWITCHED_DOMAINS if kinds & _EVERYTHING else set())
+    domains = kinds_named(kinds) or (SWITCHED_DOMAINS if kinds & EVERYTHING else set())
     by_area = [
         entity_id
         for entity_id in mentions.in_areas

@@ -61,13 +61,7 @@ def unread_figures(
     """
     if not (given := figures_in(answer)):
         return []
-    numbers = [
-        number
-        for text in _texts(read)
-        for text in ([text.replace(besides, "")] if besides else [text])
-        for number in map(as_number, NUMBER.findall(text))
-        if number is not None and math.isfinite(number)
-    ]
+    numbers = numbers_read(read, besides)
     # Each figure is looked up, not compared with every number read.
     exact = {round(number, 2) for number in numbers}
     wholes = {math.floor(n) for n in numbers} | {math.ceil(n) for n in numbers}
@@ -77,6 +71,19 @@ def unread_figures(
         if (value := as_number(figure)) is not None
         and round(value, 2) not in exact
         and not (value.is_integer() and int(value) in wholes)
+    ]
+
+
+def numbers_read(
+    read: Iterable[Mapping[str, Any]], besides: str | None = None
+) -> list[float]:
+    """Return every number in the messages the model read, but in besides."""
+    return [
+        number
+        for text in _texts(read)
+        for text in ([text.replace(besides, "")] if besides else [text])
+        for number in map(as_number, NUMBER.findall(text))
+        if number is not None and math.isfinite(number)
     ]
 
 

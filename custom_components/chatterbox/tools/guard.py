@@ -226,7 +226,9 @@ class ToolGuard(llm.APIInstance):
             and not (self.confirmation and self.confirmation.said_yes_to(tool_input))
             and (
                 refused := self.scope.review(
-                    tool, self._outcomes.reach_of(tool, tool_input.tool_args)
+                    tool,
+                    tool_input.tool_args,
+                    self._outcomes.reach_of(tool, tool_input.tool_args),
                 )
             )
         ):

@@ -277,10 +277,13 @@ def _read_words(text: str, language: str) -> tuple[bool, bool]:
 
 
 def _polite(words: Sequence[str], languages: Sequence[str]) -> bool:
-    """Tell whether a sentence opens as a request phrased as a question."""
-    start = tuple(words)
+    """Tell whether a sentence opens or ends as a request phrased as a question.
+
+    "Can you lock the door?", "Lock the door, would you?", "… please?"
+    """
+    said = tuple(words)
     return any(
-        start[: len(polite)] == polite
+        said[: len(polite)] == polite or said[-len(polite) :] == polite
         for language in languages
         for polite in _POLITE.get(language, ())
     )

@@ -14,15 +14,16 @@ or, with no area named, when it is of a kind named. Words that name nothing
 them as it will, and its sensitive calls are asked about as ever.
 """
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, llm
 
+from ..const import CONF_CONFIRM, CONF_SENSITIVE_KINDS
 from ..context.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named, word_list
 from ..context.mentions import (
     MAX_SENTENCE_CHARS,
@@ -33,9 +34,11 @@ from ..context.mentions import (
     words_in,
 )
 from ..prompts import NOT_REQUESTED
-from .command import call_names
+from .command import EVERYTHING, call_names
+from .outcomes import only_reads
 from .results import error_result
-from .targets import Reach
+from .sensitive import DEFAULT_KINDS, KINDS
+from .targets import Reach, named_action, runs_script
 
 # Kind words that are as often the verb of a request: "lock up for the
 # night" names no locks, "light the candles" no lights. Their plurals
@@ -58,11 +61,23 @@ class Scope:
     """The domains the words name, outside the names of what they name."""
     said: tuple[str, ...] = ()
     """The words that name those kinds: a "Ceiling light" switch is a light."""
+    guarded: frozenset[tuple[str, str | None]] = frozenset()
+    """The sensitive kinds, as (domain, device class), when the words say
+    everything: "everything in the hallway" asks to unlock no door in it."""
 
     def covers(self, entity_id: str) -> bool:
-        """Tell whether an entity is within the scope."""
+        """Tell whether an entity is within the scope.
+
+        A sensitive device is not within by "everything" of its area: only
+        by its name, or by its domain's word ("all the locks").
+        """
         if entity_id in self.named:
             return True
+        if (state := self.hass.states.get(entity_id)) is not None and (
+            (state.domain, state.attributes.get("device_class")) in self.guarded
+            or (state.domain, None) in self.guarded
+        ):
+            return state.domain in self.kinds
         if self.areas:
             area = area_entry(self.hass, entity_id)
             if area is None or area.id not in self.areas:
@@ -74,23 +89,37 @@ class Scope:
         """Return the entities outside the scope, sorted."""
         return sorted(e for e in entity_ids if not self.covers(e))
 
-    def review(self, tool: llm.Tool, reached: Reach | None) -> llm.ToolResult | None:
+    def review(
+        self, tool: llm.Tool, args: Mapping[str, Any], reached: Reach | None
+    ) -> llm.ToolResult | None:
         """Return why a call that would change something may not run, or None.
 
         Reached is what the call would act on (None for a read, or when that
-        cannot be told): only its direct targets are held to the scope, as a
-        named script or scene acts on what it holds.
+        cannot be told). What a script or scene acts on is held to the scope
+        too, but for one the request names. A call whose reach cannot be told
+        may act anywhere: only a script the request names may run so.
         """
-        if reached is None or not (outside := self.outside(reached.direct)):
+        if only_reads(tool):
             return None
+        if reached is None:
+            action = named_action(tool, args)
+            if runs_script(action) and f"script.{action[1]}" in self.named:
+                return None
+            outside = ["?"]
+        else:
+            every = reached.direct if reached.direct <= self.named else reached.every
+            if not (outside := self.outside(every)):
+                return None
         trace.async_conversation_trace_append(
             trace.ConversationTraceEventType.AGENT_DETAIL,
             {"chatterbox_not_requested": {"tool": tool.name, "entities": outside}},
         )
-        return error_result(
-            "NotRequested",
-            NOT_REQUESTED.format(names=call_names(self.hass, outside[:MAX_NAMED])),
+        names = (
+            call_names(self.hass, outside[:MAX_NAMED])
+            if reached is not None
+            else "what this call would act on"
         )
+        return error_result("NotRequested", NOT_REQUESTED.format(names=names))
 
     def _of_kind(self, entity_id: str) -> bool:
         """Tell whether an entity is of a kind named: by domain, or by its name."""
@@ -103,13 +132,22 @@ class Scope:
 
 
 def turn_scope(
-    hass: HomeAssistant, chat_log: conversation.ChatLog, mentions: Mentions
+    hass: HomeAssistant,
+    options: Mapping[str, Any],
+    chat_log: conversation.ChatLog,
+    mentions: Mentions,
 ) -> Scope | None:
     """Return the scope of the user's message of this turn; None if it has none.
 
     None without the Assist API too: no names are looked up for the turn
     (turn_mentions), and a device named but not found would be refused.
+    The kinds the agent asks about are reached only by name.
     """
+    sensitive = (
+        options.get(CONF_SENSITIVE_KINDS, DEFAULT_KINDS)
+        if options.get(CONF_CONFIRM, True)
+        else ()
+    )
     api = chat_log.llm_api
     said = chat_log.content[-1] if chat_log.content else None
     if (
@@ -118,11 +156,14 @@ def turn_scope(
         or not isinstance(said, conversation.UserContent)
     ):
         return None
-    return request_scope(hass, said.content, mentions)
+    return request_scope(hass, said.content, mentions, sensitive)
 
 
 def request_scope(
-    hass: HomeAssistant, sentence: str, mentions: Mentions
+    hass: HomeAssistant,
+    sentence: str,
+    mentions: Mentions,
+    sensitive: Collection[str] = (),
 ) -> Scope | None:
     """Return what a request names to act on; None when it names nothing.
 
@@ -138,7 +179,14 @@ def request_scope(
     if not (acts_on or mentions.areas or kinds):
         return None
     return Scope(
-        hass, frozenset(mentions.named), frozenset(mentions.areas), kinds, tuple(said)
+        hass,
+        frozenset(mentions.named),
+        frozenset(mentions.areas),
+        kinds,
+        tuple(said),
+        frozenset(KINDS[kind] for kind in sensitive if kind in KINDS)
+        if not EVERYTHING.isdisjoint(words)
+        else frozenset(),
     )
 
 

@@ -17,8 +17,9 @@ State words match by stem, as names do: "opened" is "open", and "locked"
 counts for "locking", as a lock on its way there is in neither state yet.
 """
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 import math
 import re
 from typing import Final
@@ -36,7 +37,7 @@ from ..context.mentions import (
     words_in,
 )
 from ..phrases import base_language
-from .answers import NO, normalise
+from .answers import WORDS, normalise
 from .figures import figures_in
 from .outcomes import as_number, numbers_in
 
@@ -64,8 +65,11 @@ _STATEFUL: Final = frozenset(
     }
 )
 # Where a sentence ends: a stop, a mark, a line; not the point of "19.5". Not
-# a semicolon: "it was off; it is on now" says both of one device.
-_SENTENCE_END: Final = re.compile("[.!?\u3002\uff01\uff1f]+(?=\\s|$)|\n")
+# a semicolon: "it was off; it is on now" says both of one device. Kept, as
+# a question ("Do you want me to turn it on?") states nothing.
+_SENTENCE_END: Final = re.compile("([.!?\u3002\uff01\uff1f]+(?=\\s|$)|\n)")
+# A yes or a no before a comma answers the question; it negates nothing.
+_ANSWER_WORD: Final = re.compile(r"^\W*\w+\s*,")
 # Words in quotes are an example or a command said back ("say: "Turn on the
 # kitchen light""), not what the answer says is so.
 _QUOTED: Final = re.compile(
@@ -76,8 +80,6 @@ _QUOTED: Final = re.compile(
 _MIN_ALTERNATIVE: Final = 3
 # A figure is the value it stands for when it is this close: "about 20".
 _ROUNDING: Final = 1.0
-_NOS: Final = frozenset(NO)
-_LONGEST_NO: Final = max(len(phrase) for phrase in NO)
 
 
 @dataclass(slots=True)
@@ -158,12 +160,14 @@ def contradictions(
     answer: str,
     words: StateWords,
     *,
-    asked: str = "",
+    known: Collection[float] = (),
+    language: str = "en",
 ) -> list[Contradiction]:
     """Return what an answer says of the devices it names that is not so now.
 
-    Asked is the user's request: a figure it gives may be said back ("you
-    asked for 22 degrees").
+    Known are numbers the model read (the request, a tool's result): a figure
+    among them may be said of something else ("you asked for 22 degrees", "it
+    is 5 degrees outside").
     """
     answer = _QUOTED.sub(" ", answer[:MAX_SENTENCE_CHARS])
     mentions = find_mentions(hass, answer)
@@ -176,29 +180,45 @@ def contradictions(
     ]
     if not states:
         return []
-    requested = _numbers(figures_in(asked))
+    negations = _negations(language)
+    pieces = [*_SENTENCE_END.split(answer), ""]
     found: list[Contradiction] = []
-    for sentence in _SENTENCE_END.split(answer):
-        if _negated(sentence):
+    for sentence, end in zip(pieces[::2], pieces[1::2], strict=True):
+        if "?" in (end or "") or "\uff1f" in (end or ""):
+            continue
+        if _negated(_ANSWER_WORD.sub("", sentence), negations):
             continue
         about = list(_about(hass, sentence, states))
         for state, said in about:
             wrong = _state_contradicted(state, said, words)
             if wrong is None and len(about) == 1:
                 # A figure is a device's only when the sentence names no other.
-                wrong = _figure_contradicted(state, sentence, requested)
+                wrong = _figure_contradicted(state, sentence, known)
             if wrong is not None:
                 found.append(Contradiction(state.entity_id, wrong))
     return list({item.entity_id: item for item in found}.values())
 
 
-def _negated(sentence: str) -> bool:
+@lru_cache(maxsize=16)
+def _negations(language: str) -> frozenset[tuple[str, ...]]:
+    """Return the negations and hesitations of a language and of English."""
+    base = base_language(language)
+    own = WORDS.get(base)
+    return frozenset(
+        tuple(normalise(phrase))
+        for words in (WORDS["en"], *([own] if own else []))
+        for phrase in words.no
+    )
+
+
+def _negated(sentence: str, negations: frozenset[tuple[str, ...]]) -> bool:
     """Tell whether a sentence holds a negation or a hesitation."""
     plain = normalise(sentence)
+    longest = max(map(len, negations))
     return any(
-        tuple(plain[start : start + length]) in _NOS
+        tuple(plain[start : start + length]) in negations
         for start in range(len(plain))
-        for length in range(1, _LONGEST_NO + 1)
+        for length in range(1, longest + 1)
     )
 
 
@@ -244,7 +264,7 @@ def _state_contradicted(state: State, said: Sentence, words: StateWords) -> str 
 
 
 def _figure_contradicted(
-    state: State, sentence: str, requested: Sequence[float]
+    state: State, sentence: str, known: Collection[float]
 ) -> str | None:
     """Return a figure a sentence gives of a device that none of its values is."""
     if not (values := _values(state)):
@@ -252,7 +272,7 @@ def _figure_contradicted(
     for figure in figures_in(sentence):
         number = as_number(figure)
         if number is not None and all(
-            abs(number - value) > _ROUNDING for value in (*values, *requested)
+            abs(number - value) > _ROUNDING for value in (*values, *known)
         ):
             return figure
     return None

@@ -201,10 +201,11 @@ NOT_REQUESTED: Final = (
     "only on what the user asked for."
 )
 
-# A call written in an answer's text, when the user asked for no change.
+# A call that would change something, when the user asked for an example or
+# an explanation.
 NOT_ASKED_FOR: Final = (
-    "Not done: the user asked for no change, so a call written in your answer "
-    "is not made. Answer in words."
+    "Not done: the user asked for an example or an explanation, not for a "
+    "change, so nothing is changed. Answer in words."
 )
 
 # The states of what a question names, after the user's words in this request

@@ -233,7 +233,8 @@ async def test_a_figure_about_nothing_in_the_home_is_said_unread(
     assert speech(result) == heard
 
 
-# Calls only from a request: an example or an explanation changes nothing.
+# Calls only from a request: an example or an explanation changes nothing,
+# whether the model makes its example's call or writes it in its answer.
 @BOTH_MODES
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
 @pytest.mark.parametrize(
@@ -244,17 +245,16 @@ async def test_a_figure_about_nothing_in_the_home_is_said_unread(
         "Zeig mir ein Beispiel für einen Befehl",
     ],
 )
-async def test_an_example_written_in_an_answer_changes_nothing(
-    hass: HomeAssistant, llm_server: LLMServer, said: str
+async def test_an_example_asked_for_changes_nothing(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any], said: str
 ) -> None:
-    """User asks for an example; the model writes a call as its example.
+    """User asks for an example; the model makes, or writes, a call as its example.
 
     The call is refused, as the user asked for no change; the light stays
     off, and the user hears the model's words.
     """
-    example = '{"name": "HassTurnOn", "arguments": {"name": "Kitchen light"}}'
     llm_server.reply(
-        Text(f"<tool_call>\n{example}\n</tool_call>"),
+        calls(agent_data, Call("HassTurnOn", {"name": "Kitchen light"})),
         Text('For example: "Turn on the kitchen light".'),
     )
 

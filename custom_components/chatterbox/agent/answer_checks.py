@@ -13,6 +13,7 @@ import re
 from typing import Final
 
 from homeassistant.components import conversation
+from homeassistant.helpers import llm
 
 from ..context.in_view import describe_state
 from ..context.mentions import find_mentions
@@ -26,7 +27,7 @@ from ..prompts import (
     STATEMENTS_NOTE,
     VALUES_NOTE,
 )
-from ..tools.arguments import WrittenCall, parse_tool_arguments
+from ..tools.arguments import parse_tool_arguments
 from ..tools.claims import claims_done
 from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.figures import numbers_read, unread_figures
@@ -124,7 +125,7 @@ def _described(state: Round) -> Finding | None:
     return Finding(
         {"calls": calls},
         calls=tuple(
-            WrittenCall(name, parse_tool_arguments(arguments))
+            llm.ToolInput(name, parse_tool_arguments(arguments))
             for name, arguments in calls
         ),
     )

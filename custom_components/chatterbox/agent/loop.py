@@ -102,10 +102,11 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     own = [FindDevicesTool()] if overview is not None and overview.search else []
     # A change to what the words did not name is refused (tools/scope.py).
     scope = turn_scope(agent.hass, options, chat_log, mentions)
-    # A call written in an answer changes nothing but for a request for one.
-    written = command is None or command.changes
+    # An example or an explanation asked for changes nothing, even when the
+    # model makes or writes the call of its example (a question: see asked).
+    changes = command is None or command.question or command.changes
     with guard_tools(
-        chat_log, confirmation, asked, own=own, scope=scope, written=written
+        chat_log, confirmation, asked, own=own, scope=scope, changes=changes
     ) as guard:
         # The calls a yes answered run first, through the guard.
         await async_make_calls(chat_log, agent.entity_id, confirmed_calls(confirmation))

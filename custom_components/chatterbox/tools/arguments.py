@@ -38,17 +38,6 @@ class UnreadableCall(llm.ToolInput):
     problem: str = ""
 
 
-@dataclass(slots=True)
-class WrittenCall(llm.ToolInput):
-    """A tool call the model wrote in its answer's text, not as a call.
-
-    In text mode that is how every call comes; with native calls, a call a
-    server did not parse, or one an answer describes in words. An answer to
-    a question may hold an example written so: the guard makes a written
-    call that would change something only for a request for a change.
-    """
-
-
 class _NotLiteralError(Exception):
     """Text that is not a plain Python literal."""
 

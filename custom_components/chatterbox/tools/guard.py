@@ -29,7 +29,6 @@ from ..skills.skill import SkillTool
 from ..wire.schema import format_tool, without_long_lists
 from .arguments import (
     UnreadableCall,
-    WrittenCall,
     by_area,
     drop_unmeant_arguments,
     without_missing_places,
@@ -97,7 +96,7 @@ class ToolGuard(llm.APIInstance):
         own: Sequence[SkillTool] = (),
         scope: Scope | None = None,
         *,
-        written: bool = True,
+        changes: bool = True,
     ) -> None:
         """Wrap the API instance the chat log was given for this turn.
 
@@ -120,9 +119,9 @@ class ToolGuard(llm.APIInstance):
         """The turn's question about the home, which no call may change."""
         self.scope = scope
         """What the request names: a change elsewhere is refused."""
-        self.written = written
-        """A call written in an answer's text may change something: the user
-        asked for a change, not a question, an example or an explanation."""
+        self.changes = changes
+        """The user asked for a change, not for an example or an explanation:
+        a call, made or written in an answer's text, may change something."""
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
         full = [format_tool(tool, self.custom_serializer) for tool in self.tools]
@@ -211,11 +210,7 @@ class ToolGuard(llm.APIInstance):
             )
         ):
             return Refusal(refused, final=True)
-        if (
-            isinstance(tool_input, WrittenCall)
-            and not self.written
-            and not only_reads(tool)
-        ):
+        if not self.changes and not only_reads(tool):
             trace.async_conversation_trace_append(
                 trace.ConversationTraceEventType.AGENT_DETAIL,
                 {"chatterbox_not_asked_for": {"tool": tool.name}},
@@ -348,7 +343,7 @@ def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     *,
     own: Sequence[SkillTool] = (),
     scope: Scope | None = None,
-    written: bool = True,
+    changes: bool = True,
 ) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
@@ -358,7 +353,7 @@ def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation, question, own, scope, written=written)
+    guard = ToolGuard(inner, confirmation, question, own, scope, changes=changes)
     chat_log.llm_api = guard
     try:
         yield guard

@@ -13,7 +13,6 @@ from ..speech import SpeechFilter
 from ..tools.arguments import (
     ToolArgumentsError,
     UnreadableCall,
-    WrittenCall,
     parse_tool_arguments,
 )
 from .chunks import (
@@ -273,8 +272,6 @@ class _PendingToolCall:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
-    written: bool = False
-    """Written in the answer's text, not sent as a call."""
 
 
 class _ToolCallAssembler:
@@ -311,9 +308,7 @@ class _ToolCallAssembler:
 
     def add_text_call(self, call: TextToolCall) -> None:
         """Add a whole tool call that the model wrote as text."""
-        self._calls.append(
-            _PendingToolCall(name=call.name, arguments=[call.arguments], written=True)
-        )
+        self._calls.append(_PendingToolCall(name=call.name, arguments=[call.arguments]))
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
         """Return the pending tool calls, the unreadable ones as such."""
@@ -327,8 +322,7 @@ class _ToolCallAssembler:
                     UnreadableCall(call.name, {}, call_id, problem=str(err))
                 )
             else:
-                kind = WrittenCall if call.written else llm.ToolInput
-                tool_inputs.append(kind(call.name, tool_args, call_id))
+                tool_inputs.append(llm.ToolInput(call.name, tool_args, call_id))
         self._calls.clear()
         self._by_index.clear()
         stats.tool_calls += len(tool_inputs)

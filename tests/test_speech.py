@@ -306,7 +306,9 @@ async def test_a_markdown_answer_is_spoken_as_plain_sentences(
 @pytest.mark.parametrize(
     ("language", "spoken"),
     [
-        ("de", "Siehe ein Link."),
+        # No article that a case would change: "unter Link", "für Link".
+        ("de", "Siehe Link."),
+        ("nb", "Siehe en lenke."),
         ("sv", "Siehe en länk."),
         ("pt-BR", "Siehe um link."),
         ("fi", "Siehe a link."),

@@ -17,11 +17,6 @@ from homeassistant.helpers import translation
 from .const import DOMAIN
 
 
-def base_language(language: str | None) -> str:
-    """Return a language without its region: "de" for "de-CH"; "en" for none."""
-    return (language or "en").replace("_", "-").split("-", 1)[0].casefold()
-
-
 async def async_phrase(
     hass: HomeAssistant, language: str, key: str, **placeholders: str
 ) -> str:

@@ -14,21 +14,8 @@ import re
 import string
 from typing import Final
 
-from .phrases import base_language
+from .lang import words_of
 
-# What a dropped URL is said as, by language; English in any other.
-LINK_WORDS: Final = {
-    "en": "a link",
-    "de": "ein Link",
-    "fr": "un lien",
-    "nl": "een link",
-    "es": "un enlace",
-    "it": "un link",
-    "pl": "link",
-    "pt": "um link",
-    "sv": "en länk",
-    "da": "et link",
-}
 # Ends of a sentence or clause: a list item that ends with one gets no period.
 _END_PUNCTUATION: Final = frozenset(".!?:;…。\uff01\uff1f")
 _CLOSING_PUNCTUATION: Final = frozenset(".,!?:;…)")
@@ -112,7 +99,8 @@ class SpeechFilter:
 
     def __init__(self, language: str = "en") -> None:
         """Start at the beginning of an answer, spoken in a language."""
-        self._link_words = LINK_WORDS.get(base_language(language), LINK_WORDS["en"])
+        # What a dropped URL is said as (lang/words).
+        self._link_words = words_of(language).link
         self._buffer = ""
         self._out: list[str] = []
         self._line_start = True

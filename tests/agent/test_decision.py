@@ -18,11 +18,11 @@ from custom_components.chatterbox.agent.outcome import (
     RunAgain,
     StatesAnswer,
 )
+from custom_components.chatterbox.lang.wording import Action, Deed
 from custom_components.chatterbox.prompts import CLAIM_NOTE, MADE_UP_NOTE
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
-from custom_components.chatterbox.tools.wording import Action, Deed
 from custom_components.chatterbox.wire.stream import StreamStats
 from tests.helpers.common import ask, assert_every_tool_call_answered
 from tests.helpers.faults import sentence

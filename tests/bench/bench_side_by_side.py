@@ -491,7 +491,9 @@ class Bench:
             cold.append(time.perf_counter() - started)
             started = time.perf_counter()
             overview_for(self.hass, system, window=N_CTX, share=25)
-            mentions = find_mentions(self.hass, "Turn off the garden ceiling fan 100")
+            mentions = find_mentions(
+                self.hass, "Turn off the garden ceiling fan 100", language="en"
+            )
             states_note(self.hass, mentions, with_states=False)
             warm.append(time.perf_counter() - started)
         self.table.add(

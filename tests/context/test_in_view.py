@@ -136,11 +136,11 @@ async def test_what_anyone_may_write_stays_inside_the_record(
 
 SAID_IN_ENGLISH = (
     "Thermostat: Heat, Current temperature 19, Target temperature 21,"
-    " Heating; Outside: 18.5 °C; Hall door: Open; Desk lamp: On, Brightness 50 %"
+    " Heating; Outside: 18.5 °C; Hall door: Open; Desk lamp: On, Brightness 50%"
 )
 SAID_IN_GERMAN = (
     "Thermostat: Heizbetrieb, Ist-Temperatur 19, Soll-Temperatur 21,"
-    " Heizbetrieb; Outside: 18.5 °C; Hall door: Geöffnet;"
+    " Heizbetrieb; Outside: 18,5 °C; Hall door: Geöffnet;"
     " Desk lamp: Ein, Helligkeit 50 %"
 )
 

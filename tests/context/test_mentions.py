@@ -76,7 +76,7 @@ async def test_entities_are_named_by_name_or_alias(
     hass: HomeAssistant, sentence: str, named: list[str]
 ) -> None:
     """A name's words in order, in any case or number; never an unexposed one."""
-    assert sorted(find_mentions(hass, sentence).named) == named
+    assert sorted(find_mentions(hass, sentence, language="en").named) == named
 
 
 @pytest.mark.usefixtures("home")
@@ -88,7 +88,7 @@ async def test_an_area_is_named_by_name_or_alias_inflected(
     hass: HomeAssistant, sentence: str
 ) -> None:
     """In "w kuchni" the alias Kuchnia is inflected: the area's entities count."""
-    found = find_mentions(hass, sentence)
+    found = find_mentions(hass, sentence, language="en")
 
     assert len(found.areas) == 1
     assert sorted(found.in_areas) == [
@@ -101,7 +101,7 @@ async def test_an_area_is_named_by_name_or_alias_inflected(
 @pytest.mark.usefixtures("home")
 async def test_a_floor_names_its_areas(hass: HomeAssistant) -> None:
     """Downstairs is the ground floor, where the office is; the safe stays hidden."""
-    found = find_mentions(hass, "Turn off everything downstairs")
+    found = find_mentions(hass, "Turn off everything downstairs", language="en")
 
     assert found.in_areas == ("input_boolean.desk_lamp",)
 
@@ -111,7 +111,7 @@ async def test_an_entity_named_is_not_counted_again_by_its_area(
     hass: HomeAssistant,
 ) -> None:
     """The oven, named by its alias, and the rest of its kitchen."""
-    found = find_mentions(hass, "Is the stove in the Küche off?")
+    found = find_mentions(hass, "Is the stove in the Küche off?", language="en")
 
     assert found.named == ("input_boolean.oven",)
     assert found.in_areas == ("input_boolean.kitchen_light",)
@@ -131,7 +131,9 @@ async def test_a_big_home_brings_a_bounded_number(hass: HomeAssistant) -> None:
             hass, conversation.DOMAIN, f"input_boolean.lamp_{n}", should_expose=True
         )
 
-    found = find_mentions(hass, "Turn off the attic lamps " + "and " * 2000)
+    found = find_mentions(
+        hass, "Turn off the attic lamps " + "and " * 2000, language="en"
+    )
 
     assert len(found.entities) == MAX_MENTIONED
 
@@ -140,8 +142,8 @@ async def test_nothing_named_is_nothing(hass: HomeAssistant) -> None:
     """An empty sentence, or one of punctuation, names nothing."""
     assert await async_setup_component(hass, "homeassistant", {})
 
-    assert find_mentions(hass, "?!") == Mentions()
-    assert not find_mentions(hass, "")
+    assert find_mentions(hass, "?!", language="en") == Mentions()
+    assert not find_mentions(hass, "", language="en")
 
 
 @pytest.mark.usefixtures("home")
@@ -152,27 +154,31 @@ async def test_a_name_taken_out_of_the_aliases_names_nothing(
 
     Given its own name back among its aliases, it is found by both.
     """
-    assert not find_mentions(hass, "Is the oven on?").named
+    assert not find_mentions(hass, "Is the oven on?", language="en").named
 
     er.async_get(hass).async_update_entity(
         "input_boolean.oven", aliases=[er.COMPUTED_NAME, "Stove"]
     )
     await hass.async_block_till_done()
 
-    assert find_mentions(hass, "Is the oven on?").named == ("input_boolean.oven",)
-    assert find_mentions(hass, "Is the stove on?").named == ("input_boolean.oven",)
+    assert find_mentions(hass, "Is the oven on?", language="en").named == (
+        "input_boolean.oven",
+    )
+    assert find_mentions(hass, "Is the stove on?", language="en").named == (
+        "input_boolean.oven",
+    )
 
 
 @pytest.mark.usefixtures("home")
 async def test_a_change_in_the_home_is_found_at_once(hass: HomeAssistant) -> None:
     """A renamed entity, a new alias, a new entity: the next sentence finds them."""
-    assert find_mentions(hass, "Is the porch light on?").named
+    assert find_mentions(hass, "Is the porch light on?", language="en").named
 
     hass.states.async_set(
         "input_boolean.porch_light", "off", {"friendly_name": "Veranda light"}
     )
-    assert not find_mentions(hass, "Is the porch light on?").named
-    assert find_mentions(hass, "Is the veranda light on?").named == (
+    assert not find_mentions(hass, "Is the porch light on?", language="en").named
+    assert find_mentions(hass, "Is the veranda light on?", language="en").named == (
         "input_boolean.porch_light",
     )
 
@@ -180,14 +186,16 @@ async def test_a_change_in_the_home_is_found_at_once(hass: HomeAssistant) -> Non
         "input_boolean.desk_lamp", aliases={"Reading lamp"}
     )
     await hass.async_block_till_done()
-    assert find_mentions(hass, "Turn off the reading lamp").named == (
+    assert find_mentions(hass, "Turn off the reading lamp", language="en").named == (
         "input_boolean.desk_lamp",
     )
 
     hass.states.async_set("light.garden", "off", {"friendly_name": "Garden light"})
     async_expose_entity(hass, conversation.DOMAIN, "light.garden", should_expose=True)
     await hass.async_block_till_done()
-    assert find_mentions(hass, "Turn on the garden light").named == ("light.garden",)
+    assert find_mentions(hass, "Turn on the garden light", language="en").named == (
+        "light.garden",
+    )
 
 
 # A home where names stand inside each other: key, name, area.
@@ -227,7 +235,7 @@ async def test_a_name_inside_a_longer_one_is_part_of_it(
     hass: HomeAssistant, fans: dict[str, str]
 ) -> None:
     """The guest room fan: not the Guest Room's lamp, nor every "Fan"."""
-    found = find_mentions(hass, "Turn on the guest room fan")
+    found = find_mentions(hass, "Turn on the guest room fan", language="en")
 
     assert found == Mentions(named=("input_boolean.guest_room_fan",))
 
@@ -237,7 +245,9 @@ async def test_the_area_said_again_on_its_own_counts(
 ) -> None:
     """Said once inside the fan's name and once on its own, the room is named."""
     found = find_mentions(
-        hass, "Turn on the guest room fan and everything in the guest room"
+        hass,
+        "Turn on the guest room fan and everything in the guest room",
+        language="en",
     )
 
     assert found.named == ("input_boolean.guest_room_fan",)
@@ -249,7 +259,7 @@ async def test_a_shared_name_is_the_one_in_the_area_said(
     hass: HomeAssistant, fans: dict[str, str]
 ) -> None:
     """Bedroom 2 is not the Bedroom: the fan there is the one meant."""
-    found = find_mentions(hass, "Turn on the fan in bedroom 2")
+    found = find_mentions(hass, "Turn on the fan in bedroom 2", language="en")
 
     assert found.named == ("input_boolean.bedroom_2_fan",)
     assert found.areas == (fans["Bedroom 2"],)
@@ -260,7 +270,7 @@ async def test_a_shared_name_is_the_one_here_when_no_area_is_said(
     hass: HomeAssistant, fans: dict[str, str]
 ) -> None:
     """Said to the attic's satellite, "the fan" is the attic's."""
-    found = find_mentions(hass, "Turn on the fan", here=fans["Attic"])
+    found = find_mentions(hass, "Turn on the fan", here=fans["Attic"], language="en")
 
     assert found.named == ("input_boolean.attic_fan",)
     assert found.shared == ()
@@ -270,7 +280,9 @@ async def test_a_shared_name_not_told_apart_names_all_of_them(
     hass: HomeAssistant, fans: dict[str, str]
 ) -> None:
     """Which "Fan" is meant cannot be told: all three, marked as shared."""
-    found = find_mentions(hass, "Turn on the fan", here=fans["Guest Room"])
+    found = find_mentions(
+        hass, "Turn on the fan", here=fans["Guest Room"], language="en"
+    )
 
     fans_named = (
         "input_boolean.bedroom_fan",
@@ -305,19 +317,22 @@ async def attic(hass: HomeAssistant) -> str:
 
 
 @pytest.mark.parametrize(
-    ("sentence", "in_areas"),
+    ("sentence", "language", "in_areas"),
     [
         (
             "Turn off the lights in the attic",
+            "en",
             ["light.reading_corner", "switch.relay"],
         ),
-        ("Schalte die Lampen im Attic aus", ["light.reading_corner"]),
+        ("Schalte die Lampen im Attic aus", "de", ["light.reading_corner"]),
         (
             "Is the fan or the music on in the attic?",
+            "en",
             ["fan.ceiling", "media_player.radio"],
         ),
         (
             "Turn off everything in the attic",
+            "en",
             [
                 "fan.ceiling",
                 "light.reading_corner",
@@ -328,13 +343,13 @@ async def attic(hass: HomeAssistant) -> str:
     ],
 )
 async def test_of_an_area_the_kinds_said_come(
-    hass: HomeAssistant, attic: str, sentence: str, in_areas: list[str]
+    hass: HomeAssistant, attic: str, sentence: str, language: str, in_areas: list[str]
 ) -> None:
     """The lights in the attic are its lights, and the switch called a light.
 
     Everything in it is all of it.
     """
-    found = find_mentions(hass, sentence)
+    found = find_mentions(hass, sentence, language=language)
 
     assert found.areas == (attic,)
     assert sorted(found.in_areas) == in_areas
@@ -347,7 +362,7 @@ async def test_a_shared_name_said_nowhere_in_particular_names_all(
     hass.states.async_set("fan.hall", "off", {"friendly_name": "Fan"})
     async_expose_entity(hass, conversation.DOMAIN, "fan.hall", should_expose=True)
 
-    found = find_mentions(hass, "Turn on the fan")
+    found = find_mentions(hass, "Turn on the fan", language="en")
 
     assert len(found.named) == len(found.shared) == 4
     assert "fan.hall" in found.named

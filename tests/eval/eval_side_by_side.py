@@ -211,7 +211,7 @@ async def _async_hold_to_home(
     if (asked := YES_QUESTION.match(speech)) is not None:
         outcome.unasked.extend(
             entity_id
-            for entity_id in find_mentions(hass, asked.group(1)).named
+            for entity_id in find_mentions(hass, asked.group(1), language="en").named
             if entity_id not in case.states
         )
 

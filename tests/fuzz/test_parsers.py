@@ -24,6 +24,7 @@ from custom_components.chatterbox.context.memory import (
     Memory,
     render,
 )
+from custom_components.chatterbox.lang.answers import is_yes
 from custom_components.chatterbox.server.client import Failure, classify, describe
 from custom_components.chatterbox.server.errors import (
     MAX_RETRY_AFTER,
@@ -38,7 +39,6 @@ from custom_components.chatterbox.skills.safe_math import (
     present,
 )
 from custom_components.chatterbox.skills.units import UnitError, convert, resolve
-from custom_components.chatterbox.tools.answers import is_yes
 from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,

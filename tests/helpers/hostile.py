@@ -13,9 +13,9 @@ import probatio
 import pytest
 
 from custom_components.chatterbox.ai_task import _validated
+from custom_components.chatterbox.lang.answers import is_yes
 from custom_components.chatterbox.server.errors import translate_request_error
 from custom_components.chatterbox.speech import SpeechFilter
-from custom_components.chatterbox.tools.answers import is_yes
 from custom_components.chatterbox.tools.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,

@@ -1,4 +1,12 @@
-"""What Chatterbox says itself, in the language of the conversation."""
+"""What Chatterbox says and reads, in the language of the conversation.
+
+Every language it promises: its errors, the question before a sensitive
+action and its yes and no, a claim of a change no call made, a request of
+two parts held to both, a link and a number read out.
+"""
+
+import json
+from pathlib import Path
 
 import pytest
 
@@ -6,9 +14,11 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from tests.helpers.common import ask
-from tests.helpers.llm_server import Error, LLMServer, Text, ToolCalls
-from tests.helpers.sensitive import FRONT, UNLOCK, say
+from custom_components.chatterbox import lang
+from custom_components.chatterbox.lang import LANGUAGES
+from tests.helpers.common import ask, traced
+from tests.helpers.llm_server import Call, Error, LLMServer, Text, ToolCalls
+from tests.helpers.sensitive import FRONT, UNLOCK, heard, say, state
 
 # As Home Assistant writes an error: without the final stop.
 SERVER_ERROR = {
@@ -24,6 +34,7 @@ SERVER_ERROR = {
     "pt": "O servidor do modelo de linguagem teve um problema. Tente novamente",
     "sv": "Språkmodellens server fick ett problem. Försök igen",
     "da": "Sprogmodellens server havde et problem. Prøv igen",
+    "nb": "Språkmodellserveren fikk et problem. Prøv igjen",
     # No Finnish words: English.
     "fi": "The language model server had a problem. Please try again",
 }
@@ -82,6 +93,7 @@ QUESTIONS = {
     "pt": ("Devo destrancar Front door?", "Sim, pode", "Não"),
     "sv": ("Vill du att jag ska låsa upp Front door?", "Ja tack", "Nej"),
     "da": ("Skal jeg låse Front door op?", "Ja tak", "Nej"),
+    "nb": ("Skal jeg låse opp Front door?", "Ja takk", "Nei"),
 }
 
 
@@ -118,9 +130,7 @@ async def test_a_link_in_a_german_answer_is_said_in_german(
 
     result = await ask(hass, "Wo ist das Rezept?", language="de")
 
-    assert result.response.speech["plain"]["speech"] == (
-        "Das Rezept steht unter ein Link."
-    )
+    assert result.response.speech["plain"]["speech"] == ("Das Rezept steht unter Link.")
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -138,3 +148,99 @@ async def test_a_state_read_out_uses_home_assistants_words_for_the_language(
     assert result.response.speech["plain"]["speech"] == (
         "Das sehe ich gerade: Front door: Verriegelt."
     )
+
+
+def phrase(language: str, key: str) -> str:
+    """Return one of the agent's sentences, as the language's file has it."""
+    path = Path(lang.__file__).parent.parent / "translations" / f"{language}.json"
+    return str(json.loads(path.read_text())["exceptions"][key]["message"])
+
+
+# Per language: a request to switch the kitchen light on, and an answer that
+# says it was done, as a small model says it without a call.
+CLAIMED = {
+    "en": ("Turn on Kitchen light", "I have turned on Kitchen light."),
+    "de": ("Schalte Kitchen light ein", "Ich habe Kitchen light eingeschaltet."),
+    "fr": ("Allume Kitchen light", "J'ai allumé Kitchen light."),
+    "nl": ("Zet Kitchen light aan", "Ik heb Kitchen light aangezet."),
+    "es": ("Enciende Kitchen light", "He encendido Kitchen light."),
+    "it": ("Accendi Kitchen light", "Ho acceso Kitchen light."),
+    "pl": ("Włącz Kitchen light", "Włączyłem Kitchen light."),
+    "pt": ("Liga Kitchen light", "Liguei Kitchen light."),
+    "sv": ("Tänd Kitchen light", "Jag har tänt Kitchen light."),
+    "da": ("Tænd Kitchen light", "Jeg har tændt Kitchen light."),
+    "nb": ("Slå på Kitchen light", "Jeg har slått på Kitchen light."),
+}
+
+
+def test_every_language_has_its_stories() -> None:
+    """The stories below speak every language Chatterbox promises."""
+    assert set(CLAIMED) == set(LANGUAGES)
+    assert set(TWO_PARTS) == set(LANGUAGES)
+    assert set(QUESTIONS) == set(LANGUAGES)
+    assert set(SERVER_ERROR) - {"fi"} == set(LANGUAGES)
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize("language", list(CLAIMED))
+async def test_a_claim_without_a_call_is_caught_in_the_language(
+    hass: HomeAssistant, llm_server: LLMServer, language: str
+) -> None:
+    """User asks for the light; twice the model says it is on, without a call.
+
+    The light is off: the user hears, in their language, that nothing was
+    changed.
+    """
+    request, claim = CLAIMED[language]
+    llm_server.reply(Text(claim), Text(claim))
+
+    result = await say(hass, request, language=language)
+
+    assert heard(result) == phrase(language, "nothing_done")
+    assert state(hass, "light.kitchen_light") == "off"
+    assert [check["again"] for check in traced("chatterbox_claim_without_action")] == [
+        True,
+        False,
+    ]
+
+
+# Per language: a request of two parts, the kitchen light and the pond pump.
+TWO_PARTS = {
+    "en": "Turn on Kitchen light and turn off Pond pump",
+    "de": "Schalte Kitchen light ein und Pond pump aus",
+    "fr": "Allume Kitchen light et éteins Pond pump",
+    "nl": "Zet Kitchen light aan en Pond pump uit",
+    "es": "Enciende Kitchen light y apaga Pond pump",
+    "it": "Accendi Kitchen light e spegni Pond pump",
+    "pl": "Włącz Kitchen light i wyłącz Pond pump",
+    "pt": "Liga Kitchen light e desliga Pond pump",
+    "sv": "Tänd Kitchen light och stäng av Pond pump",
+    "da": "Tænd Kitchen light og sluk Pond pump",
+    "nb": "Slå på Kitchen light og slå av Pond pump",
+}
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+@pytest.mark.parametrize("language", list(TWO_PARTS))
+async def test_a_request_of_two_parts_is_held_to_both(
+    hass: HomeAssistant, llm_server: LLMServer, language: str
+) -> None:
+    """User asks for two things; the model does one and answers.
+
+    It is told which device it left out, switches it too, and both are done.
+    """
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Kitchen light"})]),
+        Text("OK."),
+        ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})]),
+        Text("OK."),
+    )
+
+    result = await say(hass, TWO_PARTS[language], language=language)
+
+    assert heard(result) == "OK."
+    assert state(hass, "light.kitchen_light") == "on"
+    assert state(hass, "switch.pond_pump") == "off"
+    assert traced("chatterbox_parts_left") == [
+        {"entities": ["switch.pond_pump"], "again": True}
+    ]

@@ -1,4 +1,4 @@
-"""A question about the lock, in any word order, in the ten languages.
+"""A question about the lock, in any word order, in every language of ours.
 
 In Italian, Portuguese, Swedish or Danish a yes/no question may keep the
 order of a statement ("Hoveddøren er låst?"); in any language a user may ask
@@ -29,6 +29,7 @@ ALIASES = [
     "porta da frente",
     "ytterdörren",
     "hoveddøren",
+    "ytterdøren",
 ]
 
 # Per language: whether the front door is locked, in the order of a
@@ -93,6 +94,12 @@ ASKED = {
         "Hoveddøren er låst?",
         "Er hoveddøren låst?",
         "Ja, hoveddøren er låst.",
+        "Ja",
+    ),
+    "nb": (
+        "Ytterdøren er låst?",
+        "Er ytterdøren låst?",
+        "Ja, ytterdøren er låst.",
         "Ja",
     ),
 }

@@ -251,3 +251,22 @@ async def test_language_code_never_reaches_the_host_unchecked(
     assert [url.host for _m, url, _d, _h in aioclient_mock.mock_calls] == [
         "en.wikipedia.org"
     ]
+
+
+@pytest.mark.usefixtures("loaded_entry")
+async def test_norwegian_bokmal_reads_the_norwegian_wikipedia(
+    hass: HomeAssistant, llm_server: LLMServer, aioclient_mock: AiohttpClientMocker
+) -> None:
+    """Home Assistant's "nb" is Wikipedia's "no": the article comes from there."""
+    extract = "Oslo er Norges hovedstad."
+    aioclient_mock.get(_summary_url("no", "Oslo"), json=_summary("Oslo", extract))
+
+    result = await call_tool(
+        hass, llm_server, "Hva er Oslo?", SUMMARY, {"topic": "Oslo"}, language="nb"
+    )
+
+    assert result["data"]["summary"] == extract
+    assert result["data"]["language"] == "no"
+    assert [url.host for _m, url, _d, _h in aioclient_mock.mock_calls] == [
+        "no.wikipedia.org"
+    ]

@@ -362,8 +362,13 @@ AREAS = ("Kitchen", "Living Room", "Lounge")
         ),
         pytest.param(
             {"name": "Kitchen thermostat", "domain": ["climate"]},
+            {"domain": ["climate"], "area": "Kitchen"},
+            id="a-kind-word-of-the-domain",
+        ),
+        pytest.param(
+            {"name": "Kitchen radiator", "domain": ["climate"]},
             None,
-            id="domain-without-group-words",
+            id="no-word-for-the-domain",
         ),
         # Asked for everything in a room, small models name the room.
         pytest.param(
@@ -378,7 +383,7 @@ AREAS = ("Kitchen", "Living Room", "Lounge")
 )
 def test_by_area(arguments: dict[str, Any], expected: dict[str, Any] | None) -> None:
     """A room's name then a word for its devices names the room's devices."""
-    assert by_area(arguments, AREAS) == expected
+    assert by_area(arguments, AREAS, "en") == expected
 
 
 @pytest.mark.parametrize(
@@ -397,7 +402,7 @@ def test_a_read_may_read_a_whole_room(
     arguments: dict[str, Any], expected: dict[str, Any] | None
 ) -> None:
     """Asked how warm the kitchen is, the model reads "Kitchen" as a name."""
-    assert by_area(arguments, AREAS, reads=True) == expected
+    assert by_area(arguments, AREAS, "en", reads=True) == expected
 
 
 @pytest.mark.parametrize(

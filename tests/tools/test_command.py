@@ -80,7 +80,9 @@ async def test_the_parts_of_a_request(
     hass: HomeAssistant, said: str, parts: list[str]
 ) -> None:
     """Named devices; an area's devices of the kinds named, or all that switch."""
-    assert sorted(request_parts(hass, said, find_mentions(hass, said))) == sorted(parts)
+    assert sorted(
+        request_parts(hass, said, find_mentions(hass, said, language="en"), "en")
+    ) == sorted(parts)
 
 
 async def test_parts_no_call_acted_on_are_left_over(hass: HomeAssistant) -> None:
@@ -95,22 +97,24 @@ async def test_parts_no_call_acted_on_are_left_over(hass: HomeAssistant) -> None
 
 @pytest.mark.usefixtures("home")
 @pytest.mark.parametrize(
-    ("said", "values"),
+    ("said", "language", "values"),
     [
-        ("Set the kitchen light to 40 percent", ["40"]),
-        ("Heat the hall to 18,5 degrees and the kitchen to 21°", ["18,5", "21"]),
-        ("Stell die Küche auf 21 Grad und das Licht auf 30 %", ["21", "30"]),
-        ("Put the hall lamp at 25 per cent", ["25"]),
+        ("Set the kitchen light to 40 percent", "en", ["40"]),
+        ("Heat the hall to 18,5 degrees and the kitchen to 21°", "en", ["18,5", "21"]),
+        ("Stell die Küche auf 21 Grad und das Licht auf 30 %", "de", ["21", "30"]),
+        ("Sett kjøkkenet til 21 grader", "nb", ["21"]),
+        ("Put the hall lamp at 25 per cent", "en", ["25"]),
         # Times, durations and counts are no setting.
-        ("Turn on the hall lamp for 5 minutes at 7", []),
-        ("Turn on the hall lamp", []),
+        ("Turn on the hall lamp for 5 minutes at 7", "en", []),
+        ("Turn on the hall lamp", "en", []),
     ],
 )
 async def test_the_numbers_a_request_asks_for(
-    hass: HomeAssistant, said: str, values: list[str]
+    hass: HomeAssistant, said: str, language: str, values: list[str]
 ) -> None:
     """The numbers as written, each once."""
-    assert list(request_values(hass, said, find_mentions(hass, said))) == values
+    mentions = find_mentions(hass, said, language=language)
+    assert list(request_values(hass, said, mentions, language)) == values
 
 
 @pytest.mark.usefixtures("home")
@@ -123,7 +127,9 @@ async def test_a_number_in_a_name_is_no_value(hass: HomeAssistant) -> None:
     async_expose_entity(hass, conversation.DOMAIN, entry.entity_id, should_expose=True)
     said = "Dim lamp 2 to 30 percent"
 
-    assert request_values(hass, said, find_mentions(hass, said)) == ("30",)
+    assert request_values(
+        hass, said, find_mentions(hass, said, language="en"), "en"
+    ) == ("30",)
 
 
 def test_values_no_call_ran_with_are_left() -> None:

@@ -9,8 +9,8 @@ from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, device_registry as dr, llm
 
+from custom_components.chatterbox.lang.wording import Action, Deed
 from custom_components.chatterbox.tools.confirm import Confirmation, PendingCall
-from custom_components.chatterbox.tools.wording import Action, Deed
 from tests.helpers.common import ask, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import (

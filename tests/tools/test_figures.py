@@ -2,22 +2,29 @@
 
 import pytest
 
-from custom_components.chatterbox.tools.figures import figures_in, unread_figures
+from custom_components.chatterbox.lang.numbers import figures_in
+from custom_components.chatterbox.tools.figures import unread_figures
 
 
 @pytest.mark.parametrize(
-    ("text", "figures"),
+    ("text", "language", "figures"),
     [
-        ("It is 19.5 °C in the living room.", ["19.5"]),
-        ("Dim it to 20 percent, then 30%", ["20", "30"]),
-        ("Stell es auf 18,5 Grad", ["18,5"]),
-        ("Lamp 2 goes off in 5 minutes", []),
-        ("Oslo: -3.2 °C, 18-20 degrees tomorrow", ["-3.2", "20"]),
+        ("It is 19.5 °C in the living room.", "en", ["19.5"]),
+        ("Dim it to 20 percent, then 30%", "en", ["20", "30"]),
+        ("Stell es auf 18,5 Grad", "de", ["18,5"]),
+        ("Sett den til 40 prosent", "nb", ["40"]),
+        # The language's words, and English's: not another language's.
+        ("Sett den til 40 Grad", "nb", ["40"]),
+        ("Set it to 40 Grad", "en", []),
+        ("Lamp 2 goes off in 5 minutes", "en", []),
+        ("Oslo: -3.2 °C, 18-20 degrees tomorrow", "en", ["-3.2", "20"]),
     ],
 )
-def test_a_figure_has_a_percent_or_a_degree(text: str, figures: list[str]) -> None:
+def test_a_figure_has_a_percent_or_a_degree(
+    text: str, language: str, figures: list[str]
+) -> None:
     """Times, durations and labels are no figures."""
-    assert figures_in(text) == figures
+    assert figures_in(text, language) == figures
 
 
 def test_a_figure_read_nowhere_is_unread() -> None:
@@ -33,8 +40,8 @@ def test_a_figure_read_nowhere_is_unread() -> None:
         },
     ]
 
-    assert unread_figures("It is 22 °C, humidity 72 %.", read) == ["22", "72"]
-    assert unread_figures("It is 19,5 degrees.", read) == []
+    assert unread_figures("It is 22 °C, humidity 72 %.", read, "en") == ["22", "72"]
+    assert unread_figures("It is 19,5 degrees.", read, "en") == []
 
 
 def test_a_figure_rounded_from_one_read_is_read() -> None:
@@ -48,9 +55,11 @@ def test_a_figure_rounded_from_one_read_is_read() -> None:
         },
     ]
 
-    assert unread_figures("About 20 degrees, and the fan at 50 %.", read) == []
+    assert unread_figures("About 20 degrees, and the fan at 50 %.", read, "en") == []
     said = [{"role": "assistant", "content": "It is 23 degrees."}]
-    assert unread_figures("Still 23 degrees.", [*read, *said]) == ["23"]
-    assert unread_figures("About 21 degrees.", read) == ["21"]
-    assert unread_figures("It is 19.5 degrees below zero, -19.5 °C.", read) == ["-19.5"]
-    assert unread_figures("It is warm.", read) == []
+    assert unread_figures("Still 23 degrees.", [*read, *said], "en") == ["23"]
+    assert unread_figures("About 21 degrees.", read, "en") == ["21"]
+    assert unread_figures("It is 19.5 degrees below zero, -19.5 °C.", read, "en") == [
+        "-19.5"
+    ]
+    assert unread_figures("It is warm.", read, "en") == []

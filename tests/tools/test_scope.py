@@ -88,7 +88,7 @@ def home(ha_core: HomeAssistant) -> None:
 
 def scope_of(hass: HomeAssistant, said: str) -> Scope | None:
     """Return the scope of a sentence, as a turn finds it."""
-    return request_scope(hass, said, find_mentions(hass, said))
+    return request_scope(hass, said, find_mentions(hass, said, language="en"), "en")
 
 
 def covered(hass: HomeAssistant, said: str) -> list[str]:
@@ -241,8 +241,8 @@ async def test_what_a_request_refers_back_to_is_the_scope(
     hass: HomeAssistant, earlier: str, said: str, scope: list[str]
 ) -> None:
     """User refers back: what the message before named is the scope."""
-    mentions = replace(find_mentions(hass, earlier), earlier=True)
-    found = request_scope(hass, said, mentions)
+    mentions = replace(find_mentions(hass, earlier, language="en"), earlier=True)
+    found = request_scope(hass, said, mentions, "en")
 
     assert found is not None
     assert [e for e in EVERYTHING if found.covers(e)] == sorted(scope)
@@ -349,7 +349,7 @@ async def test_the_turns_scope_is_its_users_message(hass: HomeAssistant) -> None
     """
     chat_log = conversation.ChatLog(hass, "scope")
     said = "Turn off the hall lamp"
-    mentions = find_mentions(hass, said)
+    mentions = find_mentions(hass, said, language="en")
     assert await async_setup_component(hass, "llm", {})
     chat_log.llm_api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, CONTEXT)
 
@@ -384,8 +384,8 @@ async def test_everything_of_an_area_is_no_sensitive_device_of_it(
 
     Its name, or the word for its kind, still reach it.
     """
-    mentions = find_mentions(hass, said)
-    scope = request_scope(hass, said, mentions, DEFAULT_KINDS)
+    mentions = find_mentions(hass, said, language="en")
+    scope = request_scope(hass, said, mentions, "en", DEFAULT_KINDS)
     assert scope is not None
 
     assert scope.covers("lock.front_door") is front_door

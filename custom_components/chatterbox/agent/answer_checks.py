@@ -9,7 +9,6 @@ of the devices it names is what they show now, and a figure it gives is one
 it read.
 """
 
-import re
 from typing import Final
 
 from homeassistant.components import conversation
@@ -17,6 +16,8 @@ from homeassistant.helpers import llm
 
 from ..context.in_view import describe_state
 from ..context.mentions import find_mentions
+from ..lang.claims import claims_done
+from ..lang.text import sentences
 from ..prompts import (
     ASKED_BACK_NOTE,
     CLAIM_NOTE,
@@ -28,7 +29,6 @@ from ..prompts import (
     VALUES_NOTE,
 )
 from ..tools.arguments import parse_tool_arguments
-from ..tools.claims import claims_done
 from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.figures import numbers_read, unread_figures
 from ..tools.guard import REPEATED_CALL
@@ -38,8 +38,6 @@ from ..wire.text_calls.described import described_calls
 from .checks import Check, Finding, Round, stands
 from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer
 
-# Where a sentence ends inside an answer: a stop, a mark, a colon.
-_SENTENCE_END: Final = re.compile("[.!?;:\u3002\uff01\uff1f]\\s|\n")
 # How the figures note starts: the figures it names were read nowhere.
 _FIGURES_SAID: Final = FIGURES_NOTE.split("{", 1)[0]
 # The most states the agent says in its own answer: a room of lamps is a
@@ -233,10 +231,11 @@ def _unread(state: Round) -> Finding | None:
     """Find the figures the answer gives that nothing the model read gives."""
     # The figures' own note names them: no source of them.
     note = state.note if state.note and state.note.startswith(_FIGURES_SAID) else None
-    if not (unread := unread_figures(state.answer or "", state.read, note)):
+    answer = state.answer or ""
+    if not (unread := unread_figures(answer, state.read, state.language, note)):
         return None
     command = state.command
-    named = find_mentions(state.chat_log.hass, state.answer or "").named
+    named = find_mentions(state.chat_log.hass, answer, language=state.language).named
     entities = (
         *named,
         *(command.asked_about if command else ()),
@@ -360,8 +359,8 @@ def answer_of(chat_log: conversation.ChatLog) -> str:
 
 def asks_back(answer: str) -> bool:
     """Tell whether an answer is one question and nothing else."""
-    text = answer.strip()
-    return text.endswith("?") and _SENTENCE_END.search(text[:-1]) is None
+    said = sentences(answer)
+    return len(said) == 1 and said[0].asks
 
 
 def tools_ran(chat_log: conversation.ChatLog) -> bool:

@@ -48,6 +48,14 @@ class Round:
     note: str | None = None
     """The note the round's request ended with: the agent's words, no source."""
 
+    @property
+    def language(self) -> str:
+        """Return the conversation's language."""
+        if self.command is not None:
+            return self.command.language
+        api = self.chat_log.llm_api
+        return (api.llm_context.language if api else None) or "en"
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:

@@ -16,6 +16,8 @@ from homeassistant.helpers import (
     translation,
 )
 
+from ..lang.kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS
+from ..lang.numbers import say_numbers
 from ..prompts import (
     DEVICES_HEADING,
     DEVICES_NOTE,
@@ -23,7 +25,6 @@ from ..prompts import (
     STATES_HEADING,
     STATES_NOTE,
 )
-from .kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS
 from .mentions import Mentions, area_entry, name_of
 from .summary import as_record
 
@@ -111,7 +112,8 @@ async def async_said_states(
     """Say entities' states to the user in their language: "Schlafzimmer: Aus".
 
     The words are Home Assistant's own for each state and attribute, as its
-    dashboards show them; a word without a translation stays as it is.
+    dashboards show them; a word without a translation stays as it is. The
+    numbers are written as the language writes them ("18,5 °C").
     """
     states = [
         state
@@ -126,7 +128,10 @@ async def async_said_states(
     ) | await translation.async_get_translations(hass, language, "entity", platforms)
     return "; ".join(
         f"{_short(state.name)}: "
-        + ", ".join(_values(state, _finder(words, state, entries[state.entity_id])))
+        + ", ".join(
+            say_numbers(value, language)
+            for value in _values(state, _finder(words, state, entries[state.entity_id]))
+        )
         for state in states
     )
 

@@ -22,8 +22,6 @@ sentence and in the number of names.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-import re
 from typing import Any, Final
 
 from homeassistant.components import conversation
@@ -47,7 +45,8 @@ from homeassistant.helpers import (
 from homeassistant.helpers.singleton import singleton
 
 from ..const import DOMAIN
-from .kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
+from ..lang.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
+from ..lang.text import words_in
 
 # The most entities a sentence brings into view.
 MAX_MENTIONED: Final = 40
@@ -58,7 +57,6 @@ MAX_SENTENCE_CHARS: Final = 1_000
 _STEM: Final = 4
 # ...and neither has more than this many letters after the shared part.
 _ENDING: Final = 3
-_WORD: Final = re.compile(r"\w+")
 
 type Span = tuple[int, int]
 """Where a name stands in a sentence: its first word's place, and its last's + 1."""
@@ -106,7 +104,7 @@ class Mentions:
 
 
 def find_mentions(
-    hass: HomeAssistant, sentence: str, here: str | None = None
+    hass: HomeAssistant, sentence: str, here: str | None = None, *, language: str
 ) -> Mentions:
     """Return the exposed entities, and the areas, that a sentence names.
 
@@ -114,7 +112,8 @@ def find_mentions(
     names the Guest room fan, not the Guest Room, nor every "Fan". A name
     that several devices share names the ones in the areas named with it, or
     else in the area here (the satellite's); failing both, all of them, as
-    devices not told apart (Mentions.shared).
+    devices not told apart (Mentions.shared). The kinds of devices it names
+    are read in the words of its language.
     """
     words = Sentence(words_in(sentence[:MAX_SENTENCE_CHARS]))
     if not words.words:
@@ -146,8 +145,10 @@ def find_mentions(
     # "The lights in the attic": of an area, only the kinds the words name
     # beside the names.
     in_names = {place for start, end in kept for place in range(start, end)}
-    said = kind_words(w for n, w in enumerate(words.words) if n not in in_names)
-    kinds = kinds_named(said)
+    said = kind_words(
+        (w for n, w in enumerate(words.words) if n not in in_names), language
+    )
+    kinds = kinds_named(said, language)
     in_areas = [
         entity_id
         for entity_id in sorted(
@@ -393,9 +394,3 @@ def same_word(said: str, name: str) -> bool:
         return False
     stem = max(_STEM, max(len(said), len(name)) - _ENDING)
     return said[:stem] == name[:stem]
-
-
-@lru_cache(maxsize=4096)
-def words_in(text: str) -> tuple[str, ...]:
-    """Split text into its words, folded for comparison."""
-    return tuple(_WORD.findall(text.casefold().replace("_", " ")))

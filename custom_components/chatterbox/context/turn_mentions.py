@@ -10,7 +10,6 @@ an earlier message is for the model to read, never a part the request is
 held to (tools/command.py): which of it "it" means is the model's to tell.
 """
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Final
 
@@ -18,24 +17,12 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr, llm
 
-from ..phrases import base_language
-from .kinds import word_list
-from .mentions import MAX_SENTENCE_CHARS, Mentions, find_mentions, words_in
+from ..lang import word_set
+from ..lang.text import words_in
+from .mentions import MAX_SENTENCE_CHARS, Mentions, find_mentions
 
 # How many earlier user messages are read for what a request refers back to.
 EARLIER_MESSAGES: Final = 3
-# Words that refer back, by language, in the languages of the question words
-# (tools/questions.py): pronouns, "too", "again". No word that is also an
-# article ("la", "lo", "het"): a request with one names something.
-_BACK: Final[Mapping[str, frozenset[str]]] = {
-    "en": word_list("it them too again also"),
-    "de": word_list("es sie ihn auch wieder nochmal ebenfalls"),
-    "pl": word_list("to go je ją też także znowu ponownie"),
-    "fr": word_list("lui aussi encore également"),
-    "es": word_list("también vez"),
-    "it": word_list("anche ancora"),
-    "nl": word_list("ze hem ook weer opnieuw"),
-}
 
 
 def turn_mentions(
@@ -64,15 +51,15 @@ def turn_mentions(
         else None
     )
     here = satellite.area_id if satellite is not None else None
-    found = find_mentions(hass, said.content, here)
     language = api.llm_context.language or "en"
+    found = find_mentions(hass, said.content, here, language=language)
     if found or not request or not refers_back(said.content, language):
         return found
     earlier = [
         c for c in chat_log.content[:-1] if isinstance(c, conversation.UserContent)
     ]
     for message in reversed(earlier[-EARLIER_MESSAGES:]):
-        if before := find_mentions(hass, message.content, here):
+        if before := find_mentions(hass, message.content, here, language=language):
             return replace(before, earlier=True)
     return found
 
@@ -80,11 +67,8 @@ def turn_mentions(
 def refers_back(sentence: str, language: str) -> bool:
     """Tell whether a sentence has a word that refers to what was said before.
 
-    In the conversation's language or in English: the Polish "to" ("it") is
-    the English "to".
+    In the conversation's language or in English (lang/words): the Polish
+    "to" ("it") is the English "to".
     """
     words = words_in(sentence[:MAX_SENTENCE_CHARS])
-    return any(
-        not _BACK.get(each, frozenset()).isdisjoint(words)
-        for each in {base_language(language), "en"}
-    )
+    return not word_set(language, "back").isdisjoint(words)

@@ -15,7 +15,7 @@ import probatio
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..phrases import base_language
+from ..lang import base_language
 from ..tools.results import error_result
 from .fetch import ServiceError, async_get_json
 from .skill import Skill, SkillTool, compact, reads_only
@@ -26,6 +26,9 @@ SEARCH_URL: Final = "https://{language}.wikipedia.org/w/api.php"
 FALLBACK_LANGUAGE: Final = "en"
 MAX_SUMMARY: Final = 1200
 _LANGUAGE_CODE: Final = re.compile(r"[a-z]{2,3}")
+# Wikipedias named otherwise than Home Assistant names their language:
+# Norwegian Bokmål's is no.wikipedia.org.
+_WIKIPEDIAS: Final = {"nb": "no"}
 
 
 class WikipediaSummaryTool(SkillTool):
@@ -57,6 +60,7 @@ class WikipediaSummaryTool(SkillTool):
         """Look the topic up in the user's Wikipedia, then the English one."""
         topic = " ".join(arguments["topic"].split())
         language = base_language(llm_context.language)
+        language = _WIKIPEDIAS.get(language, language)
         if not _LANGUAGE_CODE.fullmatch(language):
             language = FALLBACK_LANGUAGE
         try:

@@ -15,7 +15,7 @@ from homeassistant.const import UnitOfTemperature
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..phrases import base_language
+from ..lang import base_language
 from ..tools.results import error_result
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json

@@ -9,6 +9,7 @@ import warnings
 
 from homeassistant.helpers import llm
 
+from ..lang.kinds import words_of_kind
 from ..wire.json import fence_body
 
 # A JSON literal written in otherwise Python-style arguments: {'on': true}.
@@ -258,19 +259,12 @@ def _names_nearly_all(values: list[Any], enum: list[Any]) -> bool:
     return len(named) >= _COPIED_ENUM_SHARE * len(allowed)
 
 
-# Words for all of a domain's devices in a room: "the living room lights".
-_GROUP_WORDS: Final[dict[str, frozenset[str]]] = {
-    "light": frozenset({"light", "lights", "lamp", "lamps", "lighting"}),
-    "fan": frozenset({"fan", "fans"}),
-    "cover": frozenset(
-        {"blind", "blinds", "shade", "shades", "curtain", "curtains", "shutters"}
-    ),
-    "switch": frozenset({"switch", "switches"}),
-}
-
-
 def by_area(
-    arguments: dict[str, Any], areas: Iterable[str], *, reads: bool = False
+    arguments: dict[str, Any],
+    areas: Iterable[str],
+    language: str,
+    *,
+    reads: bool = False,
 ) -> dict[str, Any] | None:
     """Read a name like "Living room light", or "Living room", as an area.
 
@@ -293,11 +287,13 @@ def by_area(
         domains = []
     if not isinstance(domains, list):
         return None
+    # The words for the devices of a domain (lang/words), and its own name:
+    # "the living room lights", "Living room switch".
     words = {
         word
         for domain in domains
         if isinstance(domain, str)
-        for word in _GROUP_WORDS.get(domain, ())
+        for word in {domain, *words_of_kind(domain, language)}
     }
     said = _folded(name).removeprefix("the ")
     for area in areas:

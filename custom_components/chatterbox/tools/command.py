@@ -19,7 +19,6 @@ languages of the question words (questions.py).
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import math
-import re
 from typing import Any, Final
 
 from homeassistant.components import conversation
@@ -31,30 +30,13 @@ from homeassistant.helpers import (
 )
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
-from ..context.kinds import (
-    READ_ONLY_DOMAINS,
-    SWITCHED_DOMAINS,
-    kinds_named,
-    word_list,
-)
 from ..context.mentions import Mentions, area_of, known_names, name_of
-from .figures import FIGURE, NUMBER, is_figure
-from .outcomes import as_number
-from .questions import asks_to_be_shown
+from ..lang import word_set
+from ..lang.kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS, kinds_named
+from ..lang.numbers import FIGURE, NUMBER, as_number, is_figure
+from ..lang.questions import asks_to_be_shown
+from ..lang.text import words_in
 
-# Words for everything and all: an area named without a kind of device is a
-# part only with one of them ("switch off everything in the kitchen", not
-# "set the kitchen to 21 degrees").
-EVERYTHING: Final = word_list(
-    "everything all every alles alle wszystko wszystkie wszystkich tout tous "
-    "toutes todo todos todas tutto tutti tutte"
-)
-# Words that take something out of a request: its parts are not told apart.
-_EXCEPT: Final = word_list(
-    "except but besides apart excluding außer ausser ausgenommen oprócz poza "
-    "prócz sauf excepto salvo menos tranne eccetto behalve"
-)
-_WORD: Final = re.compile(r"\w+")
 # The most parts a request is held to: a room of forty lamps is one part.
 MAX_PARTS: Final = 20
 
@@ -103,19 +85,22 @@ def command_for(
     if api is None or not isinstance(said, conversation.UserContent):
         return None
     every_part = bool(options.get(CONF_EVERY_PART, True)) and not question
+    language = api.llm_context.language or "en"
     return Command(
-        api.llm_context.language or "en",
+        language,
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,
         # What an earlier message named is for the model to read: which of it
         # the request means ("turn it off") is the model's to tell.
-        parts=request_parts(hass, said.content, mentions)
+        parts=request_parts(hass, said.content, mentions, language)
         if every_part and not mentions.earlier
         else (),
         asked_about=mentions.entities if question else (),
-        values=request_values(hass, said.content, mentions) if every_part else (),
+        values=request_values(hass, said.content, mentions, language)
+        if every_part
+        else (),
         question=question,
         reads=() if question else mentions.reporting,
-        changes=not question and not asks_to_be_shown(said.content),
+        changes=not question and not asks_to_be_shown(said.content, language),
         checks_statements=bool(options.get(CONF_CHECK_CLAIMS, True)),
     )
 
@@ -128,15 +113,15 @@ def left_over(command: Command, acted_on: frozenset[str] | None) -> list[str]:
 
 
 def request_parts(
-    hass: HomeAssistant, sentence: str, mentions: Mentions
+    hass: HomeAssistant, sentence: str, mentions: Mentions, language: str
 ) -> tuple[str, ...]:
     """Return the entities a request names to act on.
 
     None when it takes something out ("everything but the fridge"): which
     named device is meant to stay as it is cannot be told from the words.
     """
-    words = set(_WORD.findall(sentence.casefold()))
-    if words & _EXCEPT:
+    words = set(words_in(sentence))
+    if not word_set(language, "besides").isdisjoint(words):
         return ()
     entities = er.async_get(hass)
     devices = dr.async_get(hass)
@@ -150,10 +135,11 @@ def request_parts(
     named_in = {area_of(entities.async_get(e), devices) for e in mentions.named}
     # A kind word in a device's name names that device, not the kind: the
     # "light" of "kitchen light" asks for no lights in another room.
-    kinds = words.difference(
-        _WORD.findall(" ".join(_names_named(hass, mentions)).casefold())
+    kinds = words.difference(words_in(" ".join(_names_named(hass, mentions))))
+    everything = not word_set(language, "everything").isdisjoint(kinds)
+    domains = kinds_named(kinds, language) or (
+        SWITCHED_DOMAINS if everything else set()
     )
-    domains = kinds_named(kinds) or (SWITCHED_DOMAINS if kinds & EVERYTHING else set())
     by_area = [
         entity_id
         for entity_id in mentions.in_areas
@@ -164,7 +150,7 @@ def request_parts(
 
 
 def request_values(
-    hass: HomeAssistant, sentence: str, mentions: Mentions
+    hass: HomeAssistant, sentence: str, mentions: Mentions, language: str
 ) -> tuple[str, ...]:
     """Return the numbers a request sets: "22" of "set it to 22 degrees".
 
@@ -178,7 +164,11 @@ def request_values(
         if (area := areas.async_get_area(area_id))
     ]
     in_names = set(NUMBER.findall(" ".join(names)))
-    values = (match.group(1) for match in FIGURE.finditer(sentence) if is_figure(match))
+    values = (
+        match.group(1)
+        for match in FIGURE.finditer(sentence)
+        if is_figure(match, language)
+    )
     return tuple(dict.fromkeys(n for n in values if n not in in_names))[:MAX_PARTS]
 
 

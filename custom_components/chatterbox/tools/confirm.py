@@ -22,12 +22,12 @@ from ..const import (
     CONF_UNATTENDED,
     UNATTENDED_ALLOW,
 )
+from ..lang.answers import is_yes
+from ..lang.wording import Action, say_all
 from ..phrases import async_phrase, async_say
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
-from .answers import is_yes
 from .results import error_result
 from .sensitive import DEFAULT_KINDS, sensitive_action
-from .wording import Action, say_all
 
 
 @dataclass(frozen=True, slots=True)

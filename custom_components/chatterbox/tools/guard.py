@@ -246,7 +246,12 @@ class ToolGuard(llm.APIInstance):
         # An intent's failed match, or a read's (GetLiveContext words its own).
         reads = only_reads(tool)
         if (result.data.get("error") == NO_MATCH or (reads and result.error)) and (
-            meant := by_area(tool_input.tool_args, self._area_names(), reads=reads)
+            meant := by_area(
+                tool_input.tool_args,
+                self._area_names(),
+                self.llm_context.language or "en",
+                reads=reads,
+            )
             or without_missing_places(tool_input.tool_args, unmatched)
             or without_record_details(tool_input.tool_args)
         ):

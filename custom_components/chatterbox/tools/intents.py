@@ -23,7 +23,7 @@ from homeassistant.helpers import intent, llm
 from homeassistant.util import language as language_util
 
 from ..const import LOGGER
-from ..context.kinds import word_list
+from ..lang.text import word_list
 
 # The intents whose handlers only read: a state, a temperature, the weather,
 # the clock, the timers, the shopping list. Their names are Home Assistant's

@@ -14,6 +14,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 
 from ..const import LOGGER
+from ..lang.numbers import as_number
 from .targets import Reach, reach
 
 # Why a match failed when what it was asked for does not exist, or is not
@@ -122,11 +123,3 @@ def numbers_in(value: Any) -> list[float]:
         case list() | tuple():
             return [n for item in value for n in numbers_in(item)]
     return []
-
-
-def as_number(text: str) -> float | None:
-    """Read a number as a person writes it: 22, 18.5, or 18,5; None if not one."""
-    try:
-        return float(text.strip().replace(",", ".", 1))
-    except ValueError:
-        return None

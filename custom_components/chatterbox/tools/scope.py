@@ -24,26 +24,23 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, llm
 
 from ..const import CONF_CONFIRM, CONF_SENSITIVE_KINDS
-from ..context.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named, word_list
 from ..context.mentions import (
     MAX_SENTENCE_CHARS,
     Mentions,
     area_entry,
     known_names,
     same_word,
-    words_in,
 )
+from ..lang import word_set
+from ..lang.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
+from ..lang.text import words_in
 from ..prompts import NOT_REQUESTED
-from .command import EVERYTHING, call_names
+from .command import call_names
 from .outcomes import only_reads
 from .results import error_result
 from .sensitive import DEFAULT_KINDS, KINDS
 from .targets import Reach, named_action, runs_script
 
-# Kind words that are as often the verb of a request: "lock up for the
-# night" names no locks, "light the candles" no lights. Their plurals
-# ("the locks", "the lights") still name kinds.
-_VERBS_TOO: Final = word_list("lock light")
 # The most devices a refusal names: a call on a whole floor reaches hundreds.
 MAX_NAMED: Final = 10
 
@@ -156,25 +153,30 @@ def turn_scope(
         or not isinstance(said, conversation.UserContent)
     ):
         return None
-    return request_scope(hass, said.content, mentions, sensitive)
+    language = api.llm_context.language or "en"
+    return request_scope(hass, said.content, mentions, language, sensitive)
 
 
 def request_scope(
     hass: HomeAssistant,
     sentence: str,
     mentions: Mentions,
+    language: str,
     sensitive: Collection[str] = (),
 ) -> Scope | None:
     """Return what a request names to act on; None when it names nothing.
 
     What only reports (a thermometer) is named to be read: on its own it is
     no target. A kind word in a name said names that device or area, not the
-    kind: the "light" of "kitchen light" asks for no other lights.
+    kind: the "light" of "kitchen light" asks for no other lights. Kind words
+    that are as often the verb of a request name no kind in the singular:
+    "lock up for the night" names no locks, "light the candles" no lights.
     """
     in_names = {word for name in _names_said(hass, mentions) for word in words_in(name)}
     words = words_in(sentence[:MAX_SENTENCE_CHARS])
-    said = kind_words(w for w in words if w not in in_names and w not in _VERBS_TOO)
-    kinds = frozenset(kinds_named(said))
+    verbs = word_set(language, "kind_verbs")
+    said = kind_words((w for w in words if w not in in_names | verbs), language)
+    kinds = frozenset(kinds_named(said, language))
     acts_on = [e for e in mentions.named if e.split(".", 1)[0] not in READ_ONLY_DOMAINS]
     if not (acts_on or mentions.areas or kinds):
         return None
@@ -185,7 +187,7 @@ def request_scope(
         kinds,
         tuple(said),
         frozenset(KINDS[kind] for kind in sensitive if kind in KINDS)
-        if not EVERYTHING.isdisjoint(words)
+        if not word_set(language, "everything").isdisjoint(words)
         else frozenset(),
     )
 

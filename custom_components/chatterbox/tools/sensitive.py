@@ -20,8 +20,8 @@ from typing import Any, Final
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import llm
 
+from ..lang.wording import Action, Deed
 from .targets import Reach, named_action, reach, runs_script
-from .wording import Action, Deed
 
 # The kinds of entity a user can choose to guard: a domain, or a cover of a
 # device class, which Home Assistant gives its own words ("garage door").

@@ -19,7 +19,6 @@ counts for "locking", as a lock on its way there is in neither state yet.
 
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 import math
 import re
 from typing import Final
@@ -34,12 +33,13 @@ from ..context.mentions import (
     find_mentions,
     known_names,
     same_word,
-    words_in,
 )
-from ..phrases import base_language
-from .answers import WORDS, normalise
-from .figures import figures_in
-from .outcomes import as_number, numbers_in
+from ..lang import base_language
+from ..lang.answers import negated
+from ..lang.kinds import learn_kind_names
+from ..lang.numbers import as_number, figures_in
+from ..lang.text import sentences, words_in
+from .outcomes import numbers_in
 
 # The domains whose states an answer may get wrong in a word. Not the
 # weather (an answer speaks of tomorrow's), nor people and trackers ("home"
@@ -64,10 +64,6 @@ _STATEFUL: Final = frozenset(
         "water_heater",
     }
 )
-# Where a sentence ends: a stop, a mark, a line; not the point of "19.5". Not
-# a semicolon: "it was off; it is on now" says both of one device. Kept, as
-# a question ("Do you want me to turn it on?") states nothing.
-_SENTENCE_END: Final = re.compile("([.!?\u3002\uff01\uff1f]+(?=\\s|$)|\n)")
 # A yes or a no before a comma answers the question; it negates nothing.
 _ANSWER_WORD: Final = re.compile(r"^\W*\w+\s*,")
 # Words in quotes are an example or a command said back ("say: "Turn on the
@@ -143,6 +139,16 @@ async def async_state_words(hass: HomeAssistant, language: str) -> StateWords:
     english = await translation.async_get_translations(
         hass, "en", "entity_component", domains
     )
+    # The same translations name the kinds of devices in the language.
+    learn_kind_names(
+        language,
+        {
+            domain: name
+            for domain in domains
+            if (name := own.get(f"component.{domain}.entity_component._.name"))
+            and name != english.get(f"component.{domain}.entity_component._.name")
+        },
+    )
     return StateWords([own, english])
 
 
@@ -170,7 +176,7 @@ def contradictions(
     is 5 degrees outside").
     """
     answer = _QUOTED.sub(" ", answer[:MAX_SENTENCE_CHARS])
-    mentions = find_mentions(hass, answer)
+    mentions = find_mentions(hass, answer, language=language)
     states = [
         state
         for entity_id in mentions.named
@@ -180,46 +186,20 @@ def contradictions(
     ]
     if not states:
         return []
-    negations = _negations(language)
-    pieces = [*_SENTENCE_END.split(answer), ""]
     found: list[Contradiction] = []
-    for sentence, end in zip(pieces[::2], pieces[1::2], strict=True):
-        if "?" in (end or "") or "\uff1f" in (end or ""):
+    # A question ("Do you want me to turn it on?") states nothing.
+    for sentence in sentences(answer):
+        if sentence.asks or negated(_ANSWER_WORD.sub("", sentence.text), language):
             continue
-        if _negated(_ANSWER_WORD.sub("", sentence), negations):
-            continue
-        about = list(_about(hass, sentence, states))
+        about = list(_about(hass, sentence.text, states))
         for state, said in about:
             wrong = _state_contradicted(state, said, words)
             if wrong is None and len(about) == 1:
                 # A figure is a device's only when the sentence names no other.
-                wrong = _figure_contradicted(state, sentence, known)
+                wrong = _figure_contradicted(state, sentence.text, known, language)
             if wrong is not None:
                 found.append(Contradiction(state.entity_id, wrong))
     return list({item.entity_id: item for item in found}.values())
-
-
-@lru_cache(maxsize=16)
-def _negations(language: str) -> frozenset[tuple[str, ...]]:
-    """Return the negations and hesitations of a language and of English."""
-    base = base_language(language)
-    own = WORDS.get(base)
-    return frozenset(
-        tuple(normalise(phrase))
-        for words in (WORDS["en"], *([own] if own else []))
-        for phrase in words.no
-    )
-
-
-def _negated(sentence: str, negations: frozenset[tuple[str, ...]]) -> bool:
-    """Tell whether a sentence holds a negation or a hesitation."""
-    plain = normalise(sentence)
-    longest = max(map(len, negations))
-    return any(
-        tuple(plain[start : start + length]) in negations
-        for start in range(len(plain))
-        for length in range(1, longest + 1)
-    )
 
 
 def _about(
@@ -264,12 +244,12 @@ def _state_contradicted(state: State, said: Sentence, words: StateWords) -> str 
 
 
 def _figure_contradicted(
-    state: State, sentence: str, known: Collection[float]
+    state: State, sentence: str, known: Collection[float], language: str
 ) -> str | None:
     """Return a figure a sentence gives of a device that none of its values is."""
     if not (values := _values(state)):
         return None
-    for figure in figures_in(sentence):
+    for figure in figures_in(sentence, language):
         number = as_number(figure)
         if number is not None and all(
             abs(number - value) > _ROUNDING for value in (*values, *known)

@@ -10,12 +10,16 @@ every conversation.
 from hypothesis import example, given, settings, strategies as st
 import pytest
 
-from custom_components.chatterbox.tools.answers import (
-    MAX_ANSWER_CHARS,
-    NO,
-    WORDS,
-    is_yes,
-    normalise,
+from custom_components.chatterbox.lang import LANGUAGES as WORDS
+from custom_components.chatterbox.lang.answers import MAX_ANSWER_CHARS, is_yes
+from custom_components.chatterbox.lang.text import plain_words as normalise
+
+# Every language's negations, as answers are read.
+NO = frozenset(
+    words
+    for language in WORDS.values()
+    for phrase in language.no
+    if (words := tuple(normalise(phrase)))
 )
 
 CONFIRM, DROP = True, False
@@ -204,6 +208,22 @@ ANSWERS: dict[str, list[tuple[str, bool]]] = {
         ("Okay, senere", DROP), ("Ja? Hvad mener du?", DROP), ("Tak", DROP),
         ("Farvel", DROP),
     ],
+    "nb": [
+        ("Ja", CONFIRM), ("Ja takk.", CONFIRM), ("Ja, gjør det.", CONFIRM),
+        ("Jo!", CONFIRM), ("Jepp.", CONFIRM), ("Javisst.", CONFIRM),
+        ("Selvfølgelig!", CONFIRM), ("Greit.", CONFIRM), ("Okei.", CONFIRM),
+        ("Ok, kjør.", CONFIRM), ("Kjør på!", CONFIRM), ("Ja ja", CONFIRM),
+        ("Gjerne.", CONFIRM), ("Ja, gjerne", CONFIRM), ("Gjør det.", CONFIRM),
+        ("Ja, kjør", CONFIRM), ("Greit, takk.", CONFIRM), ("Absolutt!", CONFIRM),
+        ("Absolutt, gjør det", CONFIRM), ("Jepp, takk", CONFIRM),
+        ("Nei", DROP), ("Nei takk.", DROP), ("Ikke nå", DROP), ("Senere.", DROP),
+        ("Vent litt", DROP), ("Glem det.", DROP), ("Kanskje.", DROP),
+        ("Ja... nei, vent", DROP), ("Hvilken dør?", DROP), ("Japan", DROP),
+        ("Aldri!", DROP), ("Avbryt.", DROP), ("Stopp!", DROP),
+        ("La være", DROP), ("Jeg vet ikke", DROP), ("Ja, men ikke nå", DROP),
+        ("Greit, senere", DROP), ("Ja? Hva mener du?", DROP), ("Takk", DROP),
+        ("Ha det", DROP),
+    ],
 }  # fmt: skip
 
 
@@ -272,7 +292,7 @@ def test_no_yes_or_polite_phrase_holds_a_no() -> None:
     clashes = [
         (language, phrase, " ".join(no))
         for language, words in WORDS.items()
-        for phrase in (*words.yes, *words.polite)
+        for phrase in (*words.yes, *words.after_yes)
         for no in NO
         if any(
             tuple(plain[start : start + len(no)]) == no
@@ -286,7 +306,7 @@ def test_no_yes_or_polite_phrase_holds_a_no() -> None:
 def test_every_phrase_reads_as_words() -> None:
     """Every phrase in the word lists is made of words an answer can match."""
     for words in WORDS.values():
-        for phrase in (*words.yes, *words.polite, *words.no):
+        for phrase in (*words.yes, *words.after_yes, *words.no):
             assert normalise(phrase), phrase
 
 
@@ -319,7 +339,7 @@ def answers_with_a_no(draw: st.DrawFn) -> tuple[str, str, bool, str]:
     language = draw(st.sampled_from(sorted(WORDS)))
     own, english = WORDS[language], WORDS["en"]
     starts = [*own.yes, *english.yes]
-    follows = [*starts, *own.polite, *english.polite]
+    follows = [*starts, *own.after_yes, *english.after_yes]
     words = typed(follows).map(lambda phrase: (phrase, True))
     noise = st.text(max_size=8).map(lambda text: (text, False))
     pieces = [(draw(typed(starts)), True)]

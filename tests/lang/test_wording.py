@@ -2,8 +2,7 @@
 
 import pytest
 
-from custom_components.chatterbox.tools.wording import (
-    WORDS,
+from custom_components.chatterbox.lang.wording import (
     Action,
     Deed,
     and_list,
@@ -99,13 +98,3 @@ def test_two_devices_of_one_name_are_two() -> None:
     assert say_all([kitchen, hallway, kitchen], "en") == (
         "unlock Side door and Side door"
     )
-
-
-@pytest.mark.parametrize("language", list(WORDS))
-def test_every_language_says_every_verb(language: str) -> None:
-    """Each language has a phrase for each verb German has, with the names in it."""
-    words = WORDS[language]
-    if language != "en":
-        assert words.verbs.keys() == WORDS["de"].verbs.keys()
-    for phrase in words.verbs.values():
-        assert "{names}" in phrase

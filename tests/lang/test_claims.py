@@ -2,7 +2,7 @@
 
 import pytest
 
-from custom_components.chatterbox.tools.claims import claims_done
+from custom_components.chatterbox.lang.claims import claims_done
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,1 @@
+"""One module a language: its WORDS, a lang.language.Language."""

@@ -1,0 +1,1 @@
+"""Tests of the languages: their words, and the readers that use them."""

@@ -14,8 +14,10 @@ from custom_components.chatterbox.phrases import async_phrase, async_spoken_erro
     [
         ("de", "Ich habe in deinem Zuhause nichts mit dem Namen Whirlpool gefunden."),
         ("en", "I couldn't find anything called Whirlpool in your home."),
+        # A region without its own file: its base language, as lang/ reads it.
+        ("pt-BR", "Não encontrei nada chamado Whirlpool na sua casa."),
         # A language Chatterbox has no words for: English.
-        ("pt-BR", "I couldn't find anything called Whirlpool in your home."),
+        ("fi", "I couldn't find anything called Whirlpool in your home."),
     ],
 )
 async def test_a_phrase_in_the_language_or_english(

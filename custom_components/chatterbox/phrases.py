@@ -2,8 +2,8 @@
 
 The sentences are Home Assistant translations of the integration, under
 exceptions (the one category a custom integration's errors and words share);
-a language without one of them falls back to English, as Home Assistant's
-translations do.
+a regional language without its own falls back to its base language, and a
+language without one of them to English, as Home Assistant's translations do.
 """
 
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -15,6 +15,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import translation
 
 from .const import DOMAIN
+from .lang import base_language
 
 
 async def async_phrase(
@@ -25,7 +26,23 @@ async def async_phrase(
 
 
 async def _async_sentence(hass: HomeAssistant, language: str, key: str) -> str:
-    """Return the sentence of key in the language, its placeholders unfilled."""
+    """Return the sentence of key in the language, its placeholders unfilled.
+
+    A regional language without a file of its own ("pt-BR") speaks its base
+    language's ("pt"), as the words of lang/ do: not English with the
+    language's verbs inside.
+    """
+    sentence = await _async_translated(hass, language, key)
+    base = base_language(language)
+    if base != language.casefold() and sentence == await _async_translated(
+        hass, "en", key
+    ):
+        return await _async_translated(hass, base, key)
+    return sentence
+
+
+async def _async_translated(hass: HomeAssistant, language: str, key: str) -> str:
+    """Return Home Assistant's translation of key, English's where it has none."""
     strings = await translation.async_get_translations(
         hass, language, "exceptions", [DOMAIN]
     )

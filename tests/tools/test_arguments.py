@@ -362,13 +362,13 @@ AREAS = ("Kitchen", "Living Room", "Lounge")
         ),
         pytest.param(
             {"name": "Kitchen thermostat", "domain": ["climate"]},
-            {"domain": ["climate"], "area": "Kitchen"},
-            id="a-kind-word-of-the-domain",
+            None,
+            id="a-domain-a-room-has-one-of",
         ),
         pytest.param(
-            {"name": "Kitchen radiator", "domain": ["climate"]},
+            {"name": "Living room TV", "domain": ["media_player"]},
             None,
-            id="no-word-for-the-domain",
+            id="one-device-not-every-media-player",
         ),
         # Asked for everything in a room, small models name the room.
         pytest.param(

@@ -40,6 +40,8 @@ from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer
 
 # How the figures note starts: the figures it names were read nowhere.
 _FIGURES_SAID: Final = FIGURES_NOTE.split("{", 1)[0]
+# The longest answer read as a question asked back: one question is short.
+_MAX_ASKED_BACK: Final = 500
 # The most states the agent says in its own answer: a room of lamps is a
 # sentence, not a list read out for a minute.
 MAX_STATES_SAID: Final = 10
@@ -359,7 +361,7 @@ def answer_of(chat_log: conversation.ChatLog) -> str:
 
 def asks_back(answer: str) -> bool:
     """Tell whether an answer is one question and nothing else."""
-    said = sentences(answer)
+    said = sentences(answer[:_MAX_ASKED_BACK], clauses=True)
     return len(said) == 1 and said[0].asks
 
 

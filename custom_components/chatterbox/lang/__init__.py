@@ -7,7 +7,7 @@ and what says something says it in the first. A language is one module in
 lang/words/ and a translations file; nothing else names it.
 """
 
-from functools import cache
+from functools import lru_cache
 import importlib
 import pkgutil
 from typing import Final, Literal
@@ -28,10 +28,6 @@ type WordField = Literal[
     "kind_verbs",
 ]
 
-# Home Assistant's codes that mean a language of ours under another name.
-_ALIASES: Final = {"no": "nb", "nn": "nb"}
-
-
 def _load() -> dict[str, Language]:
     """Read every module of lang/words/: a language is added as one file."""
     found: dict[str, Language] = {}
@@ -50,7 +46,7 @@ def base_language(language: str | None) -> str:
     return (language or "en").replace("_", "-").split("-", 1)[0].casefold()
 
 
-@cache
+@lru_cache(maxsize=64)
 def chain(language: str | None) -> tuple[Language, ...]:
     """Return the conversation's language, its base language and English.
 
@@ -59,7 +55,7 @@ def chain(language: str | None) -> tuple[Language, ...]:
     """
     code = (language or "en").replace("_", "-").casefold()
     base = base_language(code)
-    codes = (code, _ALIASES.get(code, code), base, _ALIASES.get(base, base), "en")
+    codes = (code, base, "en")
     return tuple(LANGUAGES[each] for each in dict.fromkeys(codes) if each in LANGUAGES)
 
 
@@ -73,7 +69,7 @@ def words_of(language: str | None) -> Language:
     return chain(language)[0]
 
 
-@cache
+@lru_cache(maxsize=256)
 def word_set(language: str | None, field: WordField) -> frozenset[str]:
     """Return the words of a field in every language of the chain, as read."""
     return frozenset(

@@ -16,7 +16,7 @@ language count in every conversation, the one exception, on the safe side: a
 """
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Final
 
 from . import LANGUAGES, chain
@@ -53,7 +53,7 @@ _EVERY_NO: Final = _phrases(p for each in LANGUAGES.values() for p in each.no)
 _LONGEST_NO: Final = max(map(len, _EVERY_NO))
 
 
-@cache
+@lru_cache(maxsize=64)
 def _read(language: str | None) -> _Read:
     """Return the phrases of a conversation's languages."""
     return _Read(language)

@@ -14,7 +14,7 @@ A sentence that asks, or that says a thing was so already ("is already on",
 (lang/words); those of the conversation's language and of English count.
 """
 
-from functools import cache
+from functools import lru_cache
 import re
 from typing import Final
 
@@ -25,7 +25,7 @@ from .text import sentences, words_in
 _MAX_CHARS: Final = 2_000
 
 
-@cache
+@lru_cache(maxsize=64)
 def _claims(language: str) -> tuple[re.Pattern[str], ...]:
     """Return the patterns of a claim in every language of the chain."""
     return tuple(re.compile(claim) for each in chain(language) for claim in each.claims)

@@ -2,14 +2,15 @@
 
 A request names a kind to mean the devices of a domain: "the lights in the
 attic" are the attic's lights, not its fans. The words are Home Assistant's
-own name of each domain in the conversation's language ("Licht", "Valo"),
-learned as a turn in it starts, in every language Home Assistant translates;
+own name of each domain in the conversation's language ("Valo", "Lys"),
+learned from the first turn in the language on, in every language Home
+Assistant translates;
 and each language's of ours (lang/words), one line a domain, with plurals
 and the words people use: English's name the domains there are.
 """
 
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import lru_cache
 from typing import Final
 
 from . import ENGLISH, chain, word_set
@@ -17,6 +18,8 @@ from .text import words_in
 
 # Home Assistant's names of the domains, by conversation language.
 _LEARNED: dict[str, dict[str, frozenset[str]]] = {}
+# The shortest name of a domain taken as a kind word.
+_SHORTEST_NAME: Final = 4
 
 # The domains "everything" switches, when a request names no kind of device.
 SWITCHED_DOMAINS: Final = frozenset(
@@ -43,21 +46,25 @@ READ_ONLY_DOMAINS: Final = frozenset(
 def learn_kind_names(language: str, names: Mapping[str, str]) -> None:
     """Take Home Assistant's names of the domains in a language: "Licht".
 
-    Not a name that is as often a verb ("Switch"), and not English's: Home
-    Assistant gives English where a language has no name of its own.
+    Only a name of one word, of four letters or more: a name of several
+    words ("Reprodutor de mídia") would make each of them, "de" too, a kind.
+    Not a name that is as often a verb ("Switch"); the caller leaves out
+    English's, which Home Assistant gives where a language has none.
     """
     verbs = word_set(language, "kind_verbs")
     learned = {
-        domain: frozenset(words_in(name)) - verbs
+        domain: frozenset(said) - verbs
         for domain, name in names.items()
-        if domain in ENGLISH.kinds and name
+        if domain in ENGLISH.kinds
+        and len(said := words_in(name)) == 1
+        and len(said[0]) >= _SHORTEST_NAME
     }
     if _LEARNED.get(language) != learned:
         _LEARNED[language] = learned
         _kinds.cache_clear()
 
 
-@cache
+@lru_cache(maxsize=64)
 def _kinds(language: str | None) -> dict[str, frozenset[str]]:
     """Return the words that name each domain's devices, in the chain."""
     languages = chain(language)

@@ -49,7 +49,9 @@ class Language:
     """Regular expressions, on folded text, of a statement that an action
     was done: the perfect or passive of its verbs, or "done"."""
     already: str
-    """Words that make a sentence say how things were: "already", "still"."""
+    """Words that make a sentence no claim: it says how things were
+    ("already", "still"), or that a thing was not done ("nicht", "ikke"),
+    where a claim's pattern may hold them ("Ich habe es nicht eingeschaltet")."""
 
     # What a request names (lang/kinds.py, tools/command.py).
     kinds: Mapping[str, str]

@@ -16,7 +16,7 @@ sentences (tools/intents.py).
 """
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Final
 
 from . import chain, has_words, word_set
@@ -35,7 +35,7 @@ def read_question(text: str, language: str) -> tuple[bool, bool]:
     """
     said = [
         (words, sentence.asks)
-        for sentence in sentences(text[:MAX_CHARS])
+        for sentence in sentences(text[:MAX_CHARS], clauses=True)
         if (words := words_in(sentence.text))
     ]
     if not said or any(_polite(words, language) for words, _ in said):
@@ -55,7 +55,7 @@ def asks_to_be_shown(text: str, language: str) -> bool:
     return not word_set(language, "showing").isdisjoint(words_in(text[:MAX_CHARS]))
 
 
-@cache
+@lru_cache(maxsize=64)
 def _phrases(language: str) -> tuple[frozenset[tuple[str, ...]], ...]:
     """Return the phrases that ask to be told, and those of polite requests."""
     languages = chain(language)

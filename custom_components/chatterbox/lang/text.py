@@ -1,8 +1,8 @@
 """How text is cut into sentences and words, the same way for every reader.
 
 Every check reads a message or an answer through these two: a sentence ends
-at its marks followed by a space or the end ("18.5" is one number, not two
-sentences), or at a line break; a word is a run of letters and digits,
+at its marks, but not at a point before a digit ("18.5" is one number, not
+two sentences), or at a line break; a word is a run of letters and digits,
 folded for comparison ("Dis-moi" is "dis" and "moi", as the phrases of
 lang/words are read the same way). Bounded input, linear time.
 """
@@ -12,9 +12,16 @@ import re
 from typing import Final, NamedTuple
 import unicodedata
 
-# The marks that end a sentence, full-width ones too. Not the point of
-# "19.5", nor a semicolon: "it was off; it is on now" says both of one device.
-_SENTENCE_END: Final = re.compile("([.!?\u2026\u3002\uff01\uff1f]+(?=\\s|$)|\n)")
+# The marks that end a sentence, full-width ones too, but not before a
+# digit: the point of "19.5". Not a semicolon: "it was off; it is on now"
+# says both of one device. The lookahead fails only at a digit, so a run of
+# marks is read once, in linear time.
+_SENTENCE_END: Final = re.compile("([.!?\u2026\u3002\uff01\uff1f]+(?!\\d)|\n)")
+# Clauses end at a semicolon too, and a Spanish question or exclamation
+# opens one: "Enciende la luz, ¿vale?" is a request, then a question.
+_CLAUSE_END: Final = re.compile(
+    "([.!?;\u00bf\u00a1\u2026\u3002\uff01\uff1f\uff1b]+(?!\\d)|\n)"
+)
 _QUESTION_MARKS: Final = frozenset("?\uff1f")
 _WORD: Final = re.compile(r"\w+")
 # Quotes inside a word are dropped in plain words ("don't" reads "dont").
@@ -33,13 +40,14 @@ class Sentence(NamedTuple):
         return not _QUESTION_MARKS.isdisjoint(self.end)
 
 
-def sentences(text: str) -> list[Sentence]:
+def sentences(text: str, *, clauses: bool = False) -> list[Sentence]:
     """Cut a text into its sentences, each with the marks that end it.
 
-    Empty sentences are left out; the text's own case is kept.
+    With clauses, a semicolon ends one too. Empty sentences are left out;
+    the text's own case is kept.
     """
     # split() with a group gives each sentence, then the marks that end it.
-    pieces = [*_SENTENCE_END.split(text), ""]
+    pieces = [*(_CLAUSE_END if clauses else _SENTENCE_END).split(text), ""]
     return [
         Sentence(sentence.strip(), end.strip())
         for sentence, end in zip(pieces[::2], pieces[1::2], strict=True)

@@ -259,6 +259,10 @@ def _names_nearly_all(values: list[Any], enum: list[Any]) -> bool:
     return len(named) >= _COPIED_ENUM_SHARE * len(allowed)
 
 
+# The domains whose devices a room's name with a kind word stands for.
+_GROUPED: Final = frozenset({"light", "fan", "cover", "switch"})
+
+
 def by_area(
     arguments: dict[str, Any],
     areas: Iterable[str],
@@ -288,11 +292,13 @@ def by_area(
     if not isinstance(domains, list):
         return None
     # The words for the devices of a domain (lang/words), and its own name:
-    # "the living room lights", "Living room switch".
+    # "the living room lights", "Living room switch". Only of the domains a
+    # room has several of, each much like the other: a "Living room TV"
+    # that matches nothing is one device, not every media player there.
     words = {
         word
         for domain in domains
-        if isinstance(domain, str)
+        if domain in _GROUPED
         for word in {domain, *words_of_kind(domain, language)}
     }
     said = _folded(name).removeprefix("the ")

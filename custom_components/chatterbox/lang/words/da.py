@@ -39,9 +39,15 @@ WORDS = Language(
             r"slukket|åbnet|lukket|låst|oplåst|startet|stoppet|indstillet|aktiveret|"
             r"deaktiveret)\b"
         ),
+        (
+            r"\b(?:nu\s+(?:er|blev)|blev|er\s+nu)\s+(?:\w+\s+){0,3}?(?:tændt|slukket|"
+            r"åbnet|lukket|låst|oplåst|startet|stoppet|indstillet|aktiveret|"
+            r"deaktiveret)\b"
+        ),
+        r"\b(?:tændte|slukkede|åbnede|lukkede|låste|startede|stoppede|satte)\b",
         r"^\s*(?:klar|færdig|gjort)\b",
     ),
-    already="allerede stadig",
+    already="allerede stadig ikke",
     kinds={
         "light": "lampe lampen lamper lys lyset",
         "switch": "stikkontakt stikkontakten",
@@ -52,7 +58,7 @@ WORDS = Language(
         "lock": "lås låsen",
     },
     everything="alt alle",
-    besides="undtagen bortset",
+    besides="undtagen undtaget bortset",
     back="dem også igen",
     units="procent grad grader",
     verbs={

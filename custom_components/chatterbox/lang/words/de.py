@@ -48,7 +48,7 @@ WORDS = Language(
         ),
         r"^\s*erledigt\b",
     ),
-    already="schon bereits noch",
+    already="schon bereits noch nicht",
     kinds={
         "light": "licht lichter lampe lampen leuchte leuchten",
         "switch": "schalter steckdose steckdosen",

@@ -53,7 +53,7 @@ WORDS = Language(
         "lock": "serrure serrures",
     },
     everything="tout tous toutes",
-    besides="sauf",
+    besides="sauf excepté hormis",
     back="lui aussi encore également",
     units="pourcent degré degrés",
     verbs={

@@ -48,7 +48,7 @@ WORDS = Language(
         "lock": "serratura serrature",
     },
     everything="tutto tutti tutte",
-    besides="tranne eccetto",
+    besides="tranne eccetto salvo",
     back="anche ancora",
     units="grado gradi",
     verbs={

@@ -20,7 +20,7 @@ WORDS = Language(
     yes=(
         "ja", "jo", "jepp", "javisst", "selvfølgelig", "greit", "ok", "okei", "okay",
         "gjør det", "kjør", "kjør på", "ja takk", "ja ja", "gjerne", "bekreft",
-        "bekrefter", "absolutt", "sikkert",
+        "bekrefter", "absolutt", "helt sikkert",
     ),
     after_yes=(
         "takk", "gjerne", "gjør det", "kjør",
@@ -40,9 +40,15 @@ WORDS = Language(
             r"tent|slukket|slokket|åpnet|lukket|låst|startet|stoppet|stilt|"
             r"aktivert|deaktivert)\b"
         ),
+        (
+            r"\b(?:nå\s+(?:er|ble)|ble|er\s+nå)\s+(?:\w+\s+){0,3}?(?:skrudd|slått|tent|"
+            r"slukket|slokket|åpnet|lukket|låst|startet|stoppet|stilt|aktivert|"
+            r"deaktivert)\b"
+        ),
+        r"\b(?:skrudde|slo|tente|slukte|låste|satte)\b",
         r"^\s*(?:ferdig|gjort|klart)\b",
     ),
-    already="allerede fortsatt fremdeles",
+    already="allerede fortsatt fremdeles ikke",
     kinds={
         "light": "lys lyset lysene lampe lampen lamper lampene",
         "switch": "stikkontakt stikkontakten stikkontakter",
@@ -53,7 +59,7 @@ WORDS = Language(
         "lock": "lås låsen",
     },
     everything="alt alle",
-    besides="unntatt bortsett",
+    besides="unntatt utenom unntak bortsett",
     back="dem også igjen",
     units="prosent grad grader",
     verbs={

@@ -33,7 +33,7 @@ WORDS = Language(
         ),
         r"^\s*klaar\b",
     ),
-    already="al nog",
+    already="al nog niet",
     kinds={
         "light": "lamp lampen licht lichten",
         "switch": "stopcontact stopcontacten stekker",

@@ -16,7 +16,7 @@ WORDS = Language(
         "pode", "podes", "poderia", "poderias", "podia", "consegues", "você pode",
         "por favor", "faz favor", "se faz favor",
     ),
-    showing="exemplo exemplos explique descreve",
+    showing="exemplo exemplos explique explica mostra mostre descreve descreva",
     yes=(
         "sim", "claro", "ok", "okay", "pode", "pode ser", "com certeza", "faça",
         "faz", "vai", "certo", "tá bom", "está bem", "sim sim", "claro que sim",
@@ -52,7 +52,7 @@ WORDS = Language(
         "lock": "fechadura fechaduras",
     },
     everything="tudo todos todas",
-    besides="exceto salvo menos",
+    besides="exceto excepto salvo menos",
     back="também novamente",
     units="grau graus",
     verbs={

@@ -38,9 +38,15 @@ WORDS = Language(
             r"\b(?:är|blev) nu\s+(?:tänd|tänt|släckt|på|av|öppen|öppet|stängd|"
             r"stängt|låst|upplåst)\b"
         ),
+        (
+            r"\b(?:nu\s+(?:är|blev)|blev)\s+(?:\w+\s+){0,3}?(?:tänd|tänt|släckt|"
+            r"öppnad|öppnat|stängd|stängt|låst|upplåst|startad|stoppad|påslagen|"
+            r"avstängd)\b"
+        ),
+        r"\b(?:tände|släckte|öppnade|stängde|låste|startade|stoppade|satte)\b",
         r"^\s*(?:klart|gjort)\b",
     ),
-    already="redan fortfarande",
+    already="redan fortfarande inte",
     kinds={
         "light": "lampa lampan lampor lamporna ljus ljuset",
         "switch": "uttag uttaget",

@@ -28,6 +28,7 @@ type WordField = Literal[
     "kind_verbs",
 ]
 
+
 def _load() -> dict[str, Language]:
     """Read every module of lang/words/: a language is added as one file."""
     found: dict[str, Language] = {}

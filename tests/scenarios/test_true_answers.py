@@ -238,15 +238,20 @@ async def test_a_figure_about_nothing_in_the_home_is_said_unread(
 @BOTH_MODES
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
 @pytest.mark.parametrize(
-    "said",
+    ("said", "language"),
     [
-        "Give me an example of a command you understand",
-        "Explain how I would get you to switch on the kitchen light",
-        "Zeig mir ein Beispiel für einen Befehl",
+        ("Give me an example of a command you understand", "en"),
+        ("Explain how I would get you to switch on the kitchen light", "en"),
+        ("Zeig mir ein Beispiel für einen Befehl", "de"),
+        ("Gi meg et eksempel på en kommando", "nb"),
     ],
 )
 async def test_an_example_asked_for_changes_nothing(
-    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any], said: str
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    agent_data: dict[str, Any],
+    said: str,
+    language: str,
 ) -> None:
     """User asks for an example; the model makes, or writes, a call as its example.
 
@@ -258,7 +263,7 @@ async def test_an_example_asked_for_changes_nothing(
         Text('For example: "Turn on the kitchen light".'),
     )
 
-    result = await say(hass, said)
+    result = await say(hass, said, language=language)
 
     assert hass.states.get("light.kitchen_light").state == "off"
     assert speech(result) == 'For example: "Turn on the kitchen light".'

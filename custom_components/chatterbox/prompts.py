@@ -104,9 +104,11 @@ FINAL_NOTE: Final = (
 # An answer that says something was done when no call did it.
 CLAIM_NOTE: Final = (
     "Note: you said something was done, but no tool call did it in this turn, "
-    "so nothing changed now. If the user asked for it now, call the tool; "
-    "otherwise tell the user what was and was not done."
+    "so nothing changed now. If the user asked for it now, call the tool"
+    "{named}; otherwise tell the user what was and was not done."
 )
+CLAIM_NAMED: Final = " for {names}"
+"""The claim note's part that names what the request names, when it does."""
 
 # A question answered with nothing but a question, before any tool ran.
 ASKED_BACK_NOTE: Final = (
@@ -147,9 +149,11 @@ PARTS_NOTE: Final = (
 
 # Numbers a request asks for that no call which changed something ran with.
 VALUES_NOTE: Final = (
-    "Note: the user asked for {values}, and no call has set {it} yet. Call the "
-    "tool that sets {it} now, then answer."
+    "Note: the user asked for {values}, and no call has set {it} yet. Call "
+    "{setter} now, then answer."
 )
+SETTER: Final = "the tool that sets {it}"
+"""Who sets a value, when no offered tool of the devices' domain takes one."""
 
 # Structured answers (AI Task), asked for in words where a server refuses
 # response_format, and asked for again when an answer does not fit.

@@ -309,7 +309,7 @@ def answered(chat_log: conversation.ChatLog, *answers: str) -> conversation.Chat
             ToolTally(),
             3,
             set(),
-            RunAgain(CLAIM_NOTE, "claim"),
+            RunAgain(CLAIM_NOTE.format(named=""), "claim"),
             id="claim-once",
         ),
         pytest.param(

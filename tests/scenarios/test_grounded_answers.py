@@ -320,6 +320,7 @@ async def test_a_claim_without_a_call_gets_one_more_round(
     }
     assert corrected[-1]["role"] == "user"
     assert "no tool call did it" in corrected[-1]["content"]
+    assert "call the tool for Kitchen light;" in corrected[-1]["content"]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -618,6 +619,8 @@ async def test_a_value_asked_for_is_set(
     told = llm_server.chat_requests[2]["messages"][-1]
     assert told["role"] == "user"
     assert "the user asked for 40" in told["content"]
+    # The note names the light's own tool that sets a value.
+    assert "Call light__HassLightSet now" in told["content"]
     assert traced("chatterbox_values_left") == [{"values": ["40"], "again": True}]
 
 

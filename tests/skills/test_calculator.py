@@ -55,8 +55,18 @@ async def test_arithmetic(hass: HomeAssistant, llm_server: LLMServer) -> None:
             {"expression": "15% of 80", "from_unit": "percent", "to_unit": "none"},
             {"expression": "15% of 80", "result": 12},
         ),
+        (
+            "How much is a fifth of 45 kilos?",
+            {"expression": "45 / 5", "from_unit": "%", "to_unit": "°C"},
+            {"expression": "45 / 5", "result": 9},
+        ),
+        (
+            "What is 3 times 7 metres?",
+            {"expression": "3 * 7", "from_unit": "m"},
+            {"expression": "3 * 7", "result": 21},
+        ),
     ],
-    ids=["empty", "percent_to_none"],
+    ids=["empty", "percent_to_none", "one_unit_beside_arithmetic", "only_from"],
 )
 @pytest.mark.usefixtures("loaded_entry")
 async def test_units_that_are_no_units_mean_no_conversion(
@@ -67,6 +77,8 @@ async def test_units_that_are_no_units_mean_no_conversion(
     result: dict[str, Any],
 ) -> None:
     """A small model fills the optional units with no unit: it still calculates.
+
+    So does arithmetic with a single unit beside it: one unit converts nothing.
 
     Qwen2.5 1.5B did both in scripts/eval: "" and "" for 17 times 23 (then
     invented °F to °C to get past the error, and never said 391), and

@@ -20,11 +20,13 @@ from ..lang.claims import claims_done
 from ..lang.text import sentences
 from ..prompts import (
     ASKED_BACK_NOTE,
+    CLAIM_NAMED,
     CLAIM_NOTE,
     FAILED_AGAIN_NOTE,
     FIGURES_NOTE,
     MADE_UP_NOTE,
     PARTS_NOTE,
+    SETTER,
     STATEMENTS_NOTE,
     VALUES_NOTE,
 )
@@ -45,6 +47,13 @@ _MAX_ASKED_BACK: Final = 500
 # The most states the agent says in its own answer: a room of lamps is a
 # sentence, not a list read out for a minute.
 MAX_STATES_SAID: Final = 10
+# The parameters that say which devices a call is for, not what it sets.
+_TARGETING: Final = frozenset(
+    {"name", "area", "floor", "domain", "device_class", "preferred_area_id"}
+    | {"preferred_floor_id"}
+)
+# The most tools a note names as the ones that set a value.
+_MAX_SETTERS: Final = 3
 
 
 def _answered(state: Round) -> bool:
@@ -82,7 +91,28 @@ def _values_left(state: Round) -> Finding | None:
     if not (rest := values_left(state.command, state.tally.values)):
         return None
     it = "it" if len(rest) == 1 else "them"
-    return Finding({"values": rest}, {"values": ", ".join(rest), "it": it})
+    setter = " or ".join(_setters(state)) or SETTER.format(it=it)
+    return Finding(
+        {"values": rest}, {"values": ", ".join(rest), "it": it, "setter": setter}
+    )
+
+
+def _setters(state: Round) -> list[str]:
+    """Return the offered tools that set a value on the request's devices.
+
+    Home Assistant names an integration's intent tools after its domain
+    (fan__HassFanSetSpeed); of those, the ones that take more than targets.
+    A small model that switched the fan on for "the fan to 50 percent" finds
+    the tool it missed when the note names it.
+    """
+    assert state.command is not None  # noqa: S101  # _settled says so
+    targets = (*state.command.parts, *(state.tally.acted_on or ()))
+    domains = {entity_id.split(".", 1)[0] for entity_id in targets}
+    return [
+        name
+        for name, parameters in state.tools.items()
+        if name.split("__", 1)[0] in domains and parameters - _TARGETING
+    ][:_MAX_SETTERS]
 
 
 def _not_set(state: Round, found: Finding) -> Decision:
@@ -172,7 +202,15 @@ def _claim(state: Round) -> Finding | None:
     assert state.command is not None  # noqa: S101  # _answered says so
     if not claims_done(state.answer or "", state.command.language):
         return None
-    return Finding({"answer": state.answer})
+    # Naming what the request names gets a small model to make the call it
+    # skipped ("and the bedroom too"), as the parts note does.
+    parts = state.command.parts
+    named = (
+        CLAIM_NAMED.format(names=call_names(state.chat_log.hass, parts))
+        if parts
+        else ""
+    )
+    return Finding({"answer": state.answer}, {"named": named})
 
 
 def _claims_apply(state: Round) -> bool:

@@ -27,6 +27,15 @@ def _unit(value: Any) -> str | None:
     return value
 
 
+def _is_value(expression: str) -> bool:
+    """Tell whether an expression is a bare number, the value of a conversion."""
+    try:
+        float(expression)
+    except ValueError:
+        return False
+    return True
+
+
 class CalculateTool(SkillTool):
     """Calculate an expression, and convert the result between units if asked."""
 
@@ -68,7 +77,12 @@ class CalculateTool(SkillTool):
                 f"Could not calculate {expression!r}: {err}. Write plain "
                 "arithmetic such as (3 + 4) * 2, 2**8 or sqrt(2).",
             )
-        if from_unit is None and to_unit is None:
+        # One unit beside arithmetic is no conversion: small models fill a
+        # unit in where none is meant ("15% of 80", to "°C"). Beside a bare
+        # value, it is a conversion short of its other unit.
+        if (from_unit is None and to_unit is None) or (
+            not (from_unit and to_unit) and not _is_value(expression)
+        ):
             return llm.ToolResult(data={"expression": expression, **present(value)})
         if not from_unit or not to_unit:
             return error_result(

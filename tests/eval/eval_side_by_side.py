@@ -21,6 +21,7 @@ made one (EVAL_RUNTIME=wheel keeps to the wheel's), else by the demo's wheel.
 
 import asyncio
 from collections.abc import Sequence
+import contextlib
 from dataclasses import dataclass
 import datetime as dt
 from functools import partial
@@ -40,12 +41,17 @@ from homeassistant import const as ha_const
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.test_util.aiohttp import (
     AiohttpClientMocker,
 )
 
-from custom_components.chatterbox.const import TOOL_MODE_NATIVE, TOOL_MODE_TEXT
+from custom_components.chatterbox.const import (
+    TOOL_MODE_AUTO,
+    TOOL_MODE_NATIVE,
+    TOOL_MODE_TEXT,
+)
 from custom_components.chatterbox.context.mentions import find_mentions
 from custom_components.chatterbox.tools.statements import (
     async_state_words,
@@ -55,13 +61,17 @@ from demo.llm_server import MODELS, save_prompt_cache, slot_action
 from tests.bench.measure import async_converse_as_pipeline
 
 from .cases import Case, Outcome, failures, load_cases, numbers_in
+from .dataset import Home, load_dataset
+from .dataset_play import async_play_homes
 from .home import (
+    APIS,
     DISTRACTOR_ROOMS,
     add_distractors,
     async_add_agents,
     async_build_demo_home,
     async_reset,
     async_set_tool_mode,
+    async_set_up_assist,
     probed,
     snapshot,
 )
@@ -75,6 +85,7 @@ from .report import (
     save_record,
     table,
 )
+from .turns import SATELLITE, TURN_TIMEOUT, async_say, speech_of, too_long
 
 ROOT = Path(__file__).parents[2]
 QUICK = os.environ.get("EVAL_QUICK") == "1"
@@ -84,6 +95,14 @@ REPEATS = int(os.environ.get("EVAL_REPEATS", "1"))
 ONLY = [c for c in os.environ.get("EVAL_CASES", "").split(",") if c]
 # The demo home with hundreds of devices more (scripts/eval --large-home).
 LARGE_HOME = os.environ.get("EVAL_LARGE_HOME") == "1"
+# A dataset in the Home LLM Leaderboard's format in place of the demo home and
+# its cases (scripts/eval --dataset PATH).
+DATASET = Path(path) if (path := os.environ.get("EVAL_DATASET")) else None
+# A user's own OpenAI-compatible server and model in place of the embedded one
+# (scripts/eval --url URL --model NAME --api-key KEY).
+URL = os.environ.get("EVAL_URL") or None
+SERVED_MODEL = os.environ.get("EVAL_SERVED_MODEL", "")
+API_KEY = os.environ.get("EVAL_API_KEY") or None
 PYTHON = Path(os.environ.get("EVAL_PYTHON", ROOT / ".venv-demo" / "bin" / "python"))
 PORT = int(os.environ.get("EVAL_PORT", "8096"))
 CACHE = Path(os.environ.get("EVAL_CACHE", ROOT / ".demo" / "models"))
@@ -99,10 +118,6 @@ SERVER = (
 RUNTIME = "built for this CPU" if SERVER else "the xllamacpp wheel"
 # A prompt cache saved by one server is not for the other.
 SLOT_SUFFIX = "-built.slot" if SERVER else ".slot"
-# A person at a voice satellite has given up on a turn long before a minute;
-# the slowest turn that passed in the full runs of 2026-11-22 took 38.6 s
-# (16:47 UTC; 22.1 s in the last, without flash attention).
-TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "45"))
 # A column's first turn reads the whole prompt (instructions, devices, tools):
 # untimed, and not a case.
 COLD_TIMEOUT = 600.0
@@ -110,10 +125,6 @@ WARM_UP = "Hello"
 # Chatterbox's question for a yes, in English (translations/en.json).
 YES_QUESTION = re.compile(r"Do you want me to (.+)\?\s*$")
 PROBE_TIMEOUT = 300.0
-# Every turn comes from a voice satellite, as a person speaks to Assist. With no
-# device and no user, Chatterbox takes a request for an automation's and refuses
-# what needs a yes (its default); core asks no one either way.
-SATELLITE = "eval0kitchen0satellite"
 
 
 @dataclass(frozen=True)
@@ -132,9 +143,16 @@ COLUMNS = (
     Column("Chatterbox, stock template (text calls)", STOCK_TEMPLATE, chatterbox=True),
     Column("core llama_cpp, stock template", STOCK_TEMPLATE, chatterbox=False),
 )
+# On a user's server, its own chat template: one column for each agent.
+SERVED_COLUMNS = (
+    Column("Chatterbox, your server", "served", chatterbox=True),
+    Column("core llama_cpp, your server", "served", chatterbox=False),
+)
 SELECTED = [
-    COLUMNS[int(n) - 1]
-    for n in os.environ.get("EVAL_COLUMNS", "1,2,3,4").split(",")
+    (SERVED_COLUMNS if URL else COLUMNS)[int(n) - 1]
+    for n in (os.environ.get("EVAL_COLUMNS") or ("1,2" if URL else "1,2,3,4")).split(
+        ","
+    )
     if n.strip()
 ]
 
@@ -156,31 +174,15 @@ async def async_play(
 
     for text in case.turns:
         outcome.asked_at = dt_util.now()
-        first = len(proxy.exchanges)
-        started = time.perf_counter()
-        try:
-            async with asyncio.timeout(TURN_TIMEOUT):
-                result = await hass.async_create_task(
-                    async_converse_as_pipeline(
-                        hass, agent_id, text, conversation_id, listener, SATELLITE
-                    )
-                )
-        except TimeoutError:
-            result = None
-            outcome.errors.append(f"turn {text!r} took over {TURN_TIMEOUT:.0f} s")
-        exchanges = proxy.exchanges[first:]
-        turns.append(
-            TurnRecord(
-                time.perf_counter() - started,
-                len(exchanges),
-                sum(e.usage.prompt_tokens for e in exchanges if e.usage),
-                sum(e.usage.cached_tokens for e in exchanges if e.usage),
-            )
+        result, turn = await async_say(
+            hass, proxy, agent_id, text, conversation_id, listener
         )
+        turns.append(turn)
         if result is None:
+            outcome.errors.append(too_long(text))
             break
         conversation_id = result.conversation_id
-        speech = result.response.speech.get("plain", {}).get("speech", "")
+        speech = speech_of(result)
         outcome.answers.append(speech)
         await _async_hold_to_home(hass, case, outcome, speech)
         if result.response.error_code is not None:
@@ -240,76 +242,63 @@ async def test_eval(
     logging.getLogger().setLevel(logging.WARNING)
     started = time.perf_counter()
     load_before = os.getloadavg()
-    cases = [
-        case
-        for case in load_cases()
-        if (case.id in ONLY if ONLY else (case.quick or not QUICK))
-    ]
-    model = MODELS[MODEL].alias
+    homes = await hass.async_add_executor_job(load_dataset, DATASET) if DATASET else []
+    cases = [] if DATASET else _demo_cases()
+    model = SERVED_MODEL if URL else MODELS[MODEL].alias
     await hass.async_add_executor_job(partial(SAVED.unlink, missing_ok=True))
-    await async_build_demo_home(hass)
-    distractors = add_distractors(hass) if LARGE_HOME else 0
+    distractors = await _async_build(hass)
     serve_open_meteo(aioclient_mock)
     records: list[CaseRecord] = []
     timings: dict[str, float] = {}
     templates = list(dict.fromkeys(column.template for column in SELECTED))
     entry: ConfigEntry | None = None
     agents: dict[bool, str] = {}
-    upstream = f"http://127.0.0.1:{PORT}"
+    apis = [llm.LLM_API_ASSIST] if DATASET else APIS
     restored = 0
     warm_ups: list[float] = []
-    async with RecordingProxy(upstream) as proxy:
+    async with RecordingProxy(_upstream()) as proxy:
         for template in templates:
             phase_started = time.perf_counter()
-            tool_mode = TOOL_MODE_NATIVE if template == FENCED else TOOL_MODE_TEXT
             columns = [c for c in SELECTED if c.template == template]
-            name = "fenced" if template == FENCED else "stock"
-            log = ROOT / ".cache" / "eval" / f"llm-{name}.log"
-            async with model_server(
-                PYTHON, MODEL, template, PORT, CACHE, log, THREADS, SERVER
-            ):
+            name = _template_name(template)
+            async with _server(template, name):
                 if entry is None:
                     entry, agents[True], agents[False] = await async_add_agents(
-                        hass, proxy.url, model, tool_mode
+                        hass,
+                        proxy.url,
+                        model,
+                        _tool_mode(template),
+                        apis=apis,
+                        api_key=API_KEY,
                     )
                 else:
-                    await async_set_tool_mode(hass, entry, model, tool_mode)
+                    await async_set_tool_mode(
+                        hass, entry, model, _tool_mode(template), apis
+                    )
                 await async_wait_for_probe(hass, entry, model)
                 _progress(f"{name} template: server ready, probe done")
                 for repeat in range(REPEATS):
                     for column in columns if repeat % 2 == 0 else columns[::-1]:
-                        home = "-large" if LARGE_HOME else ""
-                        slot = f"{model}-{name}-{_agent(column)}{home}{SLOT_SUFFIX}"
+                        slot = f"{model}-{name}-{_agent(column)}{_home()}{SLOT_SUFFIX}"
                         restored += await _async_start_cache(hass, slot)
-                        warm_ups.append(
-                            await async_warm_up(hass, agents[column.chatterbox])
+                        agent = agents[column.chatterbox]
+                        warm_ups.append(await async_warm_up(hass, agent))
+                        played = await _async_play_column(
+                            hass, proxy, agent, column.title, repeat, homes, cases
                         )
-                        for case in cases:
-                            outcome, turns = await async_play(
-                                hass, proxy, agents[column.chatterbox], case
-                            )
-                            record = CaseRecord(
-                                column.title,
-                                case,
-                                repeat,
-                                failures(case, outcome),
-                                outcome.answers,
-                                outcome.tools,
-                                turns,
-                            )
-                            records.append(record)
-                            _progress_case(record)
-                            await hass.async_add_executor_job(
-                                save_record, SAVED, record
-                            )
-                        await hass.async_add_executor_job(
-                            save_prompt_cache, PORT, SLOTS, slot
-                        )
+                        records.extend(played)
+                        await _async_save_cache(hass, slot)
             timings[name] = time.perf_counter() - phase_started
-    total = time.perf_counter() - started
-    titles = [c.title for c in SELECTED]
+    count = len({record.case.id for record in records})
     report = _report(
-        titles, records, timings, total, load_before, len(cases), restored, warm_ups
+        [c.title for c in SELECTED],
+        records,
+        timings,
+        time.perf_counter() - started,
+        load_before,
+        count,
+        restored,
+        warm_ups,
     )
     if distractors:
         report = (
@@ -318,6 +307,104 @@ async def test_eval(
         )
     sys.stdout.write("\n" + report + "\n")
     await hass.async_add_executor_job(_write, report, records, proxy.requests)
+
+
+def _demo_cases() -> list[Case]:
+    """Return the demo's cases this run plays."""
+    return [
+        case
+        for case in load_cases()
+        if (case.id in ONLY if ONLY else (case.quick or not QUICK))
+    ]
+
+
+async def _async_build(hass: HomeAssistant) -> int:
+    """Build the demo home, or only Assist for a dataset's homes.
+
+    Returns how many devices the large home added.
+    """
+    if DATASET:
+        await async_set_up_assist(hass)
+        return 0
+    await async_build_demo_home(hass)
+    return add_distractors(hass) if LARGE_HOME else 0
+
+
+async def _async_play_column(
+    hass: HomeAssistant,
+    proxy: RecordingProxy,
+    agent: str,
+    column: str,
+    repeat: int,
+    homes: Sequence[Home],
+    cases: Sequence[Case],
+) -> list[CaseRecord]:
+    """Play every case with a column's agent; save each record as it ends."""
+    if DATASET:
+        played = await async_play_homes(
+            hass, proxy, agent, homes, column, repeat, only=ONLY
+        )
+    else:
+        played = []
+        for case in cases:
+            outcome, turns = await async_play(hass, proxy, agent, case)
+            played.append(
+                CaseRecord(
+                    column,
+                    case,
+                    repeat,
+                    failures(case, outcome),
+                    outcome.answers,
+                    outcome.tools,
+                    turns,
+                )
+            )
+    for record in played:
+        _progress_case(record)
+        await hass.async_add_executor_job(save_record, SAVED, record)
+    return played
+
+
+def _server(template: str, name: str) -> contextlib.AbstractAsyncContextManager[Any]:
+    """Serve the model with a template, unless the user's server serves it."""
+    if URL:
+        return contextlib.nullcontext()
+    log = ROOT / ".cache" / "eval" / f"llm-{name}.log"
+    return model_server(PYTHON, MODEL, template, PORT, CACHE, log, THREADS, SERVER)
+
+
+async def _async_save_cache(hass: HomeAssistant, slot: str) -> None:
+    """Keep the column's prompt cache for the next run (the embedded server's)."""
+    if not URL:
+        await hass.async_add_executor_job(save_prompt_cache, PORT, SLOTS, slot)
+
+
+def _upstream() -> str:
+    """Return the server's address without the API's path, as the proxy forwards."""
+    if URL:
+        return URL.rstrip("/").removesuffix("/v1")
+    return f"http://127.0.0.1:{PORT}"
+
+
+def _tool_mode(template: str) -> str:
+    """Return Chatterbox's tool mode for a column's template."""
+    if URL:
+        return TOOL_MODE_AUTO  # the probe tells what the user's server does
+    return TOOL_MODE_NATIVE if template == FENCED else TOOL_MODE_TEXT
+
+
+def _template_name(template: str) -> str:
+    """Return a template's short name, for the log and the prompt cache."""
+    if URL:
+        return "served"
+    return "fenced" if template == FENCED else "stock"
+
+
+def _home() -> str:
+    """Return what tells the home's prompt cache apart."""
+    if DATASET:
+        return f"-{DATASET.name}"
+    return "-large" if LARGE_HOME else ""
 
 
 async def async_warm_up(hass: HomeAssistant, agent_id: str) -> float:
@@ -338,8 +425,10 @@ def _agent(column: Column) -> str:
 async def _async_start_cache(hass: HomeAssistant, slot: str) -> bool:
     """Restore the column's saved prompt cache, or empty the server's.
 
-    Returns whether a saved cache was restored.
+    Returns whether a saved cache was restored. A user's server keeps its own.
     """
+    if URL:
+        return False
     if not COLD and await hass.async_add_executor_job((SLOTS / slot).exists):
         tokens = await hass.async_add_executor_job(slot_action, PORT, "restore", slot)
         if isinstance(tokens, int) and tokens:
@@ -362,6 +451,16 @@ def _progress_case(record: CaseRecord) -> None:
     _progress(f"{record.column[:34]:34} {record.case.id:32} {seconds:6.1f} s {verdict}")
 
 
+def _served() -> str:
+    """Say which server and model answered."""
+    if URL:
+        return f"model {SERVED_MODEL} on the server at {_upstream()}"
+    return (
+        f"model {MODELS[MODEL].alias} (Q4_K_M) on llama.cpp {RUNTIME}, "
+        f"{THREADS} thread(s), 8k context"
+    )
+
+
 def _report(
     columns: Sequence[str],
     records: Sequence[CaseRecord],
@@ -382,10 +481,10 @@ def _report(
         [
             f"Measured {when} on Home Assistant {ha_const.__version__}, Python "
             f"{platform.python_version()}, {os.cpu_count()} CPUs (load "
-            f"{load_before[0]:.1f} before, {load[0]:.1f} after); model "
-            f"{MODELS[MODEL].alias} (Q4_K_M) on llama.cpp {RUNTIME}, {THREADS} "
-            "thread(s), 8k context; "
-            f"{cases} cases x {REPEATS} run(s), temperature 0"
+            f"{load_before[0]:.1f} before, {load[0]:.1f} after); "
+            + _served()
+            + (f"; dataset {DATASET.name}" if DATASET else "")
+            + f"; {cases} cases x {REPEATS} run(s), temperature 0"
             + (", QUICK subset" if QUICK else "")
             + (
                 f"; {restored} column(s) started from the prompt cache the last "
@@ -401,7 +500,7 @@ def _report(
                 else ""
             ),
             "",
-            table(columns, records),
+            table(columns, records, dataset=DATASET is not None),
             "",
             (
                 "Cases passed: the median of the runs (their range in "

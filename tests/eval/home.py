@@ -8,13 +8,14 @@ temperature 0, and the same LLM APIs: Assist plus Chatterbox's weather and
 calculator skills, which any agent can select.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL, CONF_PROMPT
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_MODEL, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
 from homeassistant.setup import async_setup_component
@@ -41,12 +42,17 @@ START_SERVICES = {
 }
 
 
+async def async_set_up_assist(hass: HomeAssistant) -> None:
+    """Set up what Assist needs before any home (conversation brings intents)."""
+    for domain in ("homeassistant", "conversation"):
+        assert await async_setup_component(hass, domain, {})
+
+
 async def async_build_demo_home(hass: HomeAssistant) -> None:
     """Set up the demo's devices, areas and Assist exposure."""
     config = await hass.async_add_executor_job(load_yaml_dict, DEMO_CONFIG)
     await hass.config.async_update(time_zone=config["homeassistant"]["time_zone"])
-    for domain in ("homeassistant", "conversation"):
-        assert await async_setup_component(hass, domain, {})
+    await async_set_up_assist(hass)
     assert await async_setup_component(
         hass, "template", {"template": config["template"]}
     )
@@ -134,11 +140,13 @@ def snapshot(hass: HomeAssistant) -> dict[str, EntityState]:
     return found
 
 
-def agent_options(model: str, tool_mode: str) -> dict[str, Any]:
+def agent_options(
+    model: str, tool_mode: str, apis: Sequence[str] = APIS
+) -> dict[str, Any]:
     """Return Chatterbox's agent settings for a column."""
     return {
         CONF_MODEL: model,
-        CONF_LLM_HASS_API: APIS,
+        CONF_LLM_HASS_API: list(apis),
         CONF_PROMPT: AGENT_PROMPT,
         CONF_TEMPERATURE: 0,
         CONF_TOOL_MODE: tool_mode,
@@ -146,20 +154,35 @@ def agent_options(model: str, tool_mode: str) -> dict[str, Any]:
 
 
 async def async_add_agents(
-    hass: HomeAssistant, url: str, model: str, tool_mode: str
+    hass: HomeAssistant,
+    url: str,
+    model: str,
+    tool_mode: str,
+    *,
+    apis: Sequence[str] = APIS,
+    api_key: str | None = None,
 ) -> tuple[ConfigEntry, str, str]:
     """Add Chatterbox and core's llama_cpp for the server; return their agents.
 
-    Returns Chatterbox's entry and both conversation entity ids.
+    Returns Chatterbox's entry and both conversation entity ids. With an API
+    key, both agents send it (a user's own server).
     """
-    ours = server_entry(url, agent_options(model, tool_mode))
+    ours = server_entry(url, agent_options(model, tool_mode, apis))
     core = core_entry(
         url,
         model,
-        **{CONF_LLM_HASS_API: APIS, CONF_PROMPT: AGENT_PROMPT, "temperature": 0},
+        **{
+            CONF_LLM_HASS_API: list(apis),
+            CONF_PROMPT: AGENT_PROMPT,
+            "temperature": 0,
+        },
     )
     for entry in (ours, core):
         entry.add_to_hass(hass)
+        if api_key is not None:
+            hass.config_entries.async_update_entry(
+                entry, data={**entry.data, CONF_API_KEY: api_key}
+            )
         assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
     return ours, _agent(hass, ours), _agent(hass, core)
@@ -177,12 +200,16 @@ def _agent(hass: HomeAssistant, entry: ConfigEntry) -> str:
 
 
 async def async_set_tool_mode(
-    hass: HomeAssistant, entry: ConfigEntry, model: str, tool_mode: str
+    hass: HomeAssistant,
+    entry: ConfigEntry,
+    model: str,
+    tool_mode: str,
+    apis: Sequence[str] = APIS,
 ) -> None:
     """Switch Chatterbox's agent to a tool mode (the entry reloads)."""
     subentry = next(iter(entry.subentries.values()))
     hass.config_entries.async_update_subentry(
-        entry, subentry, data=agent_options(model, tool_mode)
+        entry, subentry, data=agent_options(model, tool_mode, apis)
     )
     await hass.async_block_till_done()
 

@@ -90,9 +90,17 @@ def main() -> None:
     print(failures(columns, records))  # noqa: T201
 
 
-def _cell_count(records: Sequence[CaseRecord]) -> str:
-    """Return passes of tries, e.g. 7/10."""
-    return f"{sum(r.passed for r in records)}/{len(records)}"
+def _cell_count(records: Sequence[CaseRecord], *, share: bool = False) -> str:
+    """Return passes of tries, e.g. 7/10; with their share, 7/10 (70 %)."""
+    count = f"{sum(r.passed for r in records)}/{len(records)}"
+    return f"{count} ({_share_passed(records)})" if share and records else count
+
+
+def _share_passed(records: Sequence[CaseRecord]) -> str:
+    """Return the share of tries that passed, in percent."""
+    if not records:
+        return "-"
+    return f"{100 * sum(r.passed for r in records) / len(records):.0f} %"
 
 
 def _figure(values: Sequence[float], digits: int, unit: str = "") -> str:
@@ -106,8 +114,14 @@ def _figure(values: Sequence[float], digits: int, unit: str = "") -> str:
     return text
 
 
-def table(columns: Sequence[str], records: Sequence[CaseRecord]) -> str:
-    """Return the markdown table: one column per agent and template."""
+def table(
+    columns: Sequence[str], records: Sequence[CaseRecord], *, dataset: bool = False
+) -> str:
+    """Return the markdown table: one column per agent and template.
+
+    For a dataset, as the leaderboard gives it: the share passed, and per
+    category; and how many cases had a "yes" said to a question for one.
+    """
     by_column = {c: [r for r in records if r.column == c] for c in columns}
     repeats = sorted({r.repeat for r in records})
     categories = list(dict.fromkeys(r.case.category for r in records))
@@ -120,16 +134,28 @@ def table(columns: Sequence[str], records: Sequence[CaseRecord]) -> str:
         return f"{_figure(runs, 0)} of {cases}" if mine else "-"
 
     rows.append(["Cases passed", *(passed(c) for c in columns)])
+    if dataset:
+        rows.append(["Share passed", *(_share_passed(by_column[c]) for c in columns)])
     rows.extend(
         [
             f"… {category}",
             *(
-                _cell_count([r for r in by_column[c] if r.case.category == category])
+                _cell_count(
+                    [r for r in by_column[c] if r.case.category == category],
+                    share=dataset,
+                )
                 for c in columns
             ),
         ]
         for category in categories
     )
+    if dataset:
+        rows.append(
+            [
+                'Cases with a "yes" said to a question for one',
+                *(str(sum(len(r.turns) > 1 for r in by_column[c])) for c in columns),
+            ]
+        )
     rows.extend(
         [
             label,

@@ -1,8 +1,10 @@
 """The entity every Chatterbox agent is: its device, its server, its conversations.
 
-Each turn runs in loop.py; this entity holds what lives longer than a turn: the
-SDK client with its timeouts, the token estimator, and what it keeps for each
-recent conversation (its owner, its recalled memory, a pending question).
+Each turn runs in loop.py, on a Stage (stage.py): the parts of this entity it
+uses. The entity holds what lives longer than a turn: the SDK client with its
+timeouts, what it learned of its server (the token estimator), and what it
+keeps for each recent conversation (its owner, its recalled memory, a pending
+question).
 """
 
 from collections.abc import Callable, Coroutine
@@ -21,14 +23,11 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from .. import ChatterboxConfigEntry
 from ..const import (
-    CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
     CONNECT_TIMEOUT,
-    DEFAULT_ANSWER_RESERVE,
     DOMAIN,
     LOGGER,
-    SUBENTRY_CONVERSATION,
 )
 from ..context.estimator import TokenEstimator
 from ..context.memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
@@ -36,6 +35,7 @@ from ..coordinator import ChatterboxCoordinator
 from ..server.errors import user_error
 from ..usage import TurnUsage
 from .loop import async_run_turn
+from .stage import Learned, Stage
 from .turn import Conversations, keep_recent
 
 # Seconds the server may stay silent, before its first byte or between chunks.
@@ -62,10 +62,8 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         self._attr_unique_id = subentry.subentry_id
         # JSON-heavy prompts run near 3 characters a token: starting low
         # overestimates until the server's counts calibrate it.
-        self.estimator = TokenEstimator(chars_per_token=3.0)
+        self.learned = Learned(TokenEstimator(chars_per_token=3.0))
         self.conversations = Conversations()
-        # Until a response ends without usage, it is read to its end for it.
-        self.server_sends_usage = True
         self._loop_client: openai.AsyncOpenAI | None = None
         self._attr_device_info = dr.DeviceInfo(
             identifiers={(DOMAIN, subentry.subentry_id)},
@@ -129,7 +127,7 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         usage = TurnUsage()
         try:
             await async_run_turn(
-                self,
+                self._stage(),
                 chat_log,
                 recalled=self._recall(chat_log, memory_key),
                 structure=structure,
@@ -188,20 +186,17 @@ class ChatterboxLLMEntity(CoordinatorEntity[ChatterboxCoordinator]):
         if session is not None and session.conversation_id == conversation_id:
             session.async_on_cleanup(forget)
 
-    def answer_chars(self) -> int | None:
-        """Return where a spoken answer is cut, when the agent sets no limit.
-
-        Without max_tokens a small local model can run on, repeating itself,
-        until its context is full: minutes for a voice satellite. The cut is
-        at the room the context budget keeps for the answer. An AI Task's
-        answer is not cut: it may be long data, and nobody is listening.
-        """
-        if (
-            self.subentry.data.get(CONF_MAX_TOKENS)
-            or self.subentry.subentry_type != SUBENTRY_CONVERSATION
-        ):
-            return None
-        return int(DEFAULT_ANSWER_RESERVE * self.estimator.chars_per_token)
+    def _stage(self) -> Stage:
+        """Return the parts of the agent that a turn's stages use."""
+        return Stage(
+            self.hass,
+            self.entity_id,
+            self.entry,
+            self.subentry,
+            self.client,
+            self.learned,
+            self.conversations,
+        )
 
     def _recall(
         self, chat_log: conversation.ChatLog, memory_key: str | None

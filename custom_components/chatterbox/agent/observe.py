@@ -6,21 +6,19 @@ Assist debug view, the estimate beside the server's count.
 """
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from homeassistant.components import conversation
 
 from ..const import CONF_MAX_TOKENS, LOGGER
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
+from .stage import Stage
 from .turn import Turn
-
-if TYPE_CHECKING:
-    from .entity import ChatterboxLLMEntity
 
 
 def observe_round(  # noqa: PLR0913  # keyword-only, each one a separate record
-    agent: ChatterboxLLMEntity,
+    stage: Stage,
     chat_log: conversation.ChatLog,
     *,
     turn: Turn,
@@ -31,13 +29,13 @@ def observe_round(  # noqa: PLR0913  # keyword-only, each one a separate record
     usage: TurnUsage,
 ) -> None:
     """Calibrate the estimator, count the usage, trace the round, warn of cuts."""
-    estimated = agent.estimator.calibrate(
+    estimated = stage.learned.estimator.calibrate(
         request["messages"], request.get("tools", ()), stats.prompt_tokens
     )
-    usage.add(stats, estimated, agent.estimator.chars_per_token)
+    usage.add(stats, estimated, stage.learned.estimator.chars_per_token)
     if stats.finish_reason is not None and not stats.cut_short:
         # A response that ended by itself says whether this server sends usage.
-        agent.server_sends_usage = stats.prompt_tokens is not None
+        stage.learned.sends_usage = stats.prompt_tokens is not None
     chat_log.async_trace(
         {
             "chatterbox_iteration": {
@@ -65,5 +63,5 @@ def observe_round(  # noqa: PLR0913  # keyword-only, each one a separate record
         LOGGER.warning(
             "The answer was cut short at the token limit; the agent's "
             "Maximum tokens per answer is %s",
-            agent.subentry.data.get(CONF_MAX_TOKENS) or "the server's default",
+            stage.options.get(CONF_MAX_TOKENS) or "the server's default",
         )

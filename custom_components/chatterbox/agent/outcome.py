@@ -1,6 +1,7 @@
 """The outcomes of a round, as values: what the turn does next.
 
-decision.py decides which one a round comes to; loop.py acts on it.
+decision.py decides which one a round comes to; loop.py runs another round
+on RunAgain, and compose.py turns every other one into what the user hears.
 """
 
 from dataclasses import dataclass
@@ -74,14 +75,10 @@ class Fail:
     key: str
 
 
-type Decision = (
-    Answered
-    | RunAgain
-    | AskUser
-    | NotFound
-    | StatesAnswer
-    | NothingDone
-    | NotSet
-    | NotRead
-    | Fail
+type Ending = (
+    Answered | AskUser | NotFound | StatesAnswer | NothingDone | NotSet | NotRead | Fail
 )
+"""How a turn ends: every outcome but another round (compose.py says each)."""
+
+type Decision = RunAgain | Ending
+"""What a round comes to: another round, or the turn's end."""

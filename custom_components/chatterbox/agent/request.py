@@ -2,12 +2,15 @@
 
 The chat log keeps the conversation whole; each request is a copy, fitted to
 the context window, with the notes of this request added to the copy only.
+When the server refuses a part of a request, transport.py sends the new
+request that one of the functions here returns (with_text_tools, without_tools,
+with_schema_in_words): the request already sent is never changed.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 import json
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final, cast
 
 import httpx
 import openai
@@ -46,10 +49,8 @@ from ..tools.guard import refused_repeats
 from ..wire.json import sendable
 from ..wire.messages import content_to_messages, with_text_tool_calls
 from ..wire.text_calls import text_tool_prompt
+from .stage import Stage
 from .turn import Turn, keep_recent
-
-if TYPE_CHECKING:
-    from .entity import ChatterboxLLMEntity
 
 # A summary is asked for in at most 150 words; these bound what comes back.
 SUMMARY_MAX_TOKENS: Final = 400
@@ -61,7 +62,7 @@ BUDGET_MARGIN: Final = 0.95
 
 
 async def async_build_request(
-    agent: ChatterboxLLMEntity,
+    stage: Stage,
     chat_log: conversation.ChatLog,
     turn: Turn,
     left: int,
@@ -73,15 +74,15 @@ async def async_build_request(
     only: a user message at the end, where it leaves the prompt cache valid.
     """
     tools = turn.tools
-    text_tools = bool(tools) and tools_in_prompt(agent)
-    request = _settings(agent.subentry.data)
+    text_tools = bool(tools) and tools_in_prompt(stage)
+    request = _settings(stage.options)
     if tools and not text_tools:
         request["tools"] = tools
         if not left:
             request["tool_choice"] = "none"
-    messages = _conversation(agent, chat_log, turn)
+    messages = _conversation(stage, chat_log, turn)
     # Tools in the prompt cost about what they cost in the request.
-    messages = await _async_fit(agent, chat_log.conversation_id, messages, tools)
+    messages = await _async_fit(stage, chat_log.conversation_id, messages, tools)
     # Notes that are the same in every request of a conversation come first,
     # so they stay in the cached prefix.
     if turn.speech:
@@ -90,9 +91,9 @@ async def async_build_request(
         add_to_system_prompt(messages, SPEECH_INSTRUCTIONS, first=True)
     request["messages"] = messages
     if turn.structure is not None:
-        _ask_for_structure(agent, request, turn.structure)
+        _ask_for_structure(stage, request, turn.structure)
     if text_tools:
-        to_text_tools(request, tools)
+        request = with_text_tools(request, tools)
     if note is not None:
         request["messages"].append({"role": "user", "content": note})
     if left < WRAP_UP_ROUNDS and tools:
@@ -104,7 +105,7 @@ async def async_build_request(
 
 
 def _conversation(
-    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog, turn: Turn
+    stage: Stage, chat_log: conversation.ChatLog, turn: Turn
 ) -> list[ChatCompletionMessageParam]:
     """Return the conversation as the model reads it, before it is fitted."""
     content = chat_log.content
@@ -114,7 +115,7 @@ def _conversation(
     if turn.overview is not None:
         # The same bytes in every request: the prompt cache holds.
         messages[0] = {"role": "system", "content": sendable(turn.overview.system)}
-    if notes := agent.conversations.states.get(chat_log.conversation_id):
+    if notes := stage.conversations.states.get(chat_log.conversation_id):
         _add_states(messages, notes)
     if turn.recalled:
         # Before fitting, so the budget counts it; it stays for the whole
@@ -124,7 +125,7 @@ def _conversation(
 
 
 def note_states(
-    agent: ChatterboxLLMEntity,
+    stage: Stage,
     chat_log: conversation.ChatLog,
     mentions: Mentions,
     *,
@@ -139,16 +140,16 @@ def note_states(
     (listed is False), a command's devices come with their names only, since
     the prompt no longer has them; what only reports, with its state.
     """
-    with_states = question and agent.subentry.data.get(CONF_STATES_IN_VIEW, True)
+    with_states = question and stage.options.get(CONF_STATES_IN_VIEW, True)
     if not mentions or not (with_states or not listed):
         return
-    note = states_note(agent.hass, mentions, with_states=with_states)
+    note = states_note(stage.hass, mentions, with_states=with_states)
     if note is None:
         return
     said = [c for c in chat_log.content if isinstance(c, conversation.UserContent)]
-    notes = agent.conversations.states.get(chat_log.conversation_id, {})
+    notes = stage.conversations.states.get(chat_log.conversation_id, {})
     notes[len(said) - 1, said[-1].content] = note
-    keep_recent(agent.conversations.states, chat_log.conversation_id, notes)
+    keep_recent(stage.conversations.states, chat_log.conversation_id, notes)
     chat_log.async_trace(
         {
             "chatterbox_states_in_view": {
@@ -184,12 +185,12 @@ def _add_states(
             messages[index] = {"role": "user", "content": f"{content}\n\n{note}"}
 
 
-def tools_in_prompt(agent: ChatterboxLLMEntity) -> bool:
+def tools_in_prompt(stage: Stage) -> bool:
     """Tell whether tools go in the prompt, by the option or the probe."""
-    mode = agent.subentry.data.get(CONF_TOOL_MODE, TOOL_MODE_AUTO)
+    mode = stage.options.get(CONF_TOOL_MODE, TOOL_MODE_AUTO)
     if mode != TOOL_MODE_AUTO:
         return bool(mode == TOOL_MODE_TEXT)
-    verdict = agent.entry.runtime_data.capabilities.get(agent.subentry.data[CONF_MODEL])
+    verdict = stage.capabilities.get(stage.options[CONF_MODEL])
     return verdict is not None and verdict.text_tools
 
 
@@ -209,12 +210,12 @@ def _settings(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _ask_for_structure(
-    agent: ChatterboxLLMEntity,
+    stage: Stage,
     request: dict[str, Any],
     response_format: dict[str, Any],
 ) -> None:
     """Ask for JSON: by response_format, or in words where it was refused."""
-    verdict = agent.entry.runtime_data.capabilities.get(request["model"])
+    verdict = stage.capabilities.get(request["model"])
     if verdict is not None and verdict.json_schema is False:
         add_to_system_prompt(request["messages"], schema_note(response_format))
     else:
@@ -229,19 +230,45 @@ def schema_note(response_format: dict[str, Any]) -> str:
     return SCHEMA_NOTE.format(schema=schema)
 
 
-def to_text_tools(
-    request: dict[str, Any], tools: list[ChatCompletionToolParam]
-) -> None:
-    """Move a request's tools into its prompt, and its calls into the text.
+def with_text_tools(
+    request: Mapping[str, Any], tools: list[ChatCompletionToolParam]
+) -> dict[str, Any]:
+    """Return the request with its tools in its prompt, and its calls in the text.
 
     For servers without a tool parser: their chat templates cannot render
     tool calls or tool messages either.
     """
-    request.pop("tools", None)
-    request.pop("tool_choice", None)
+    moved = _without(request, "tools", "tool_choice")
     messages = with_text_tool_calls(request["messages"])
     add_to_system_prompt(messages, text_tool_prompt(tools))
-    request["messages"] = messages
+    moved["messages"] = messages
+    return moved
+
+
+def without_tools(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the request without its tools, for a server that refused tool_choice.
+
+    Some servers (older vLLM, LM Studio) refuse tool_choice "none", which
+    asks for the final answer: it is asked for without tools.
+    """
+    return _without(request, "tools", "tool_choice")
+
+
+def with_schema_in_words(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the request with its JSON schema asked for in its prompt.
+
+    For a server that refused response_format: the answer is checked after.
+    """
+    moved = _without(request, "response_format")
+    messages = list(request["messages"])
+    add_to_system_prompt(messages, schema_note(request["response_format"]))
+    moved["messages"] = messages
+    return moved
+
+
+def _without(request: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    """Return a copy of the request without some of its keys."""
+    return {key: value for key, value in request.items() if key not in keys}
 
 
 def add_to_system_prompt(
@@ -303,9 +330,7 @@ def _capped(
     return capped
 
 
-def home_overview(
-    agent: ChatterboxLLMEntity, chat_log: conversation.ChatLog
-) -> Overview | None:
+def home_overview(stage: Stage, chat_log: conversation.ChatLog) -> Overview | None:
     """Return the prompt with the home's overview, when its device list is too long.
 
     Decided from the list, the window and the tool mode alone, so every turn
@@ -319,13 +344,13 @@ def home_overview(
     system = chat_log.content[0] if chat_log.content else None
     if not isinstance(system, conversation.SystemContent):
         return None
-    share = agent.subentry.data.get(CONF_DEVICE_LIST_SHARE) or DEFAULT_DEVICE_LIST_SHARE
+    share = stage.options.get(CONF_DEVICE_LIST_SHARE) or DEFAULT_DEVICE_LIST_SHARE
     overview = overview_for(
-        agent.hass,
+        stage.hass,
         system.content,
-        window=context_window(agent),
+        window=context_window(stage),
         share=int(share),
-        search=not tools_in_prompt(agent),
+        search=not tools_in_prompt(stage),
     )
     if overview is not None:
         chat_log.async_trace(
@@ -340,18 +365,18 @@ def home_overview(
     return overview
 
 
-def context_window(agent: ChatterboxLLMEntity) -> int:
+def context_window(stage: Stage) -> int:
     """Return the agent's context window: its setting, the server's, or 8192."""
-    options = agent.subentry.data
+    options = stage.options
     return int(
         options.get(CONF_CONTEXT_WINDOW)
-        or agent.entry.runtime_data.context_windows.get(options[CONF_MODEL])
+        or stage.entry.runtime_data.context_windows.get(options[CONF_MODEL])
         or DEFAULT_CONTEXT_WINDOW
     )
 
 
 async def _async_fit(
-    agent: ChatterboxLLMEntity,
+    stage: Stage,
     conversation_id: str,
     messages: list[ChatCompletionMessageParam],
     tools: Sequence[Any],
@@ -361,30 +386,30 @@ async def _async_fit(
     The outgoing copy shrinks in blocks, so the prefix stays byte-stable for
     the server's prompt cache between blocks; the chat log keeps everything.
     """
-    options = agent.subentry.data
-    window = context_window(agent)
+    options = stage.options
+    window = context_window(stage)
     reserve = int(options.get(CONF_MAX_TOKENS) or DEFAULT_ANSWER_RESERVE)
     budget = int((window - reserve) * BUDGET_MARGIN)
     if share := options.get(CONF_MAX_HISTORY_TOKENS):
         # The share is the conversation's: the prompt and tools come on top.
-        fixed = agent.estimator.estimate(messages[:1], tools)
+        fixed = stage.learned.estimator.estimate(messages[:1], tools)
         budget = min(budget, fixed + int(int(share) * BUDGET_MARGIN))
-    compactions = agent.conversations.compactions
+    compactions = stage.conversations.compactions
     state = compactions.get(conversation_id, Compaction())
     result = fit(
         messages,
         budget_tokens=budget,
-        estimator=agent.estimator,
+        estimator=stage.learned.estimator,
         state=state,
         tools=tools,
     )
     if result.dropped:
-        summary = await _async_summarize(agent, result.dropped, state.summary)
+        summary = await _async_summarize(stage, result.dropped, state.summary)
         if summary is not None:
             result = fit(
                 messages,
                 budget_tokens=budget,
-                estimator=agent.estimator,
+                estimator=stage.learned.estimator,
                 state=replace(result.state, summary=summary),
                 tools=tools,
             )
@@ -400,14 +425,14 @@ async def _async_fit(
 
 
 async def _async_summarize(
-    agent: ChatterboxLLMEntity,
+    stage: Stage,
     dropped: Sequence[ChatCompletionMessageParam],
     previous: str | None,
 ) -> str | None:
     """Ask the model to fold what leaves the context into the summary."""
-    options = agent.subentry.data
+    options = stage.options
     try:
-        response = await agent.client.chat.completions.create(
+        response = await stage.client.chat.completions.create(
             model=options[CONF_MODEL],
             messages=summary_request(dropped, previous),
             # It joins every later request's prompt, and may be remembered

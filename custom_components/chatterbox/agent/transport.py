@@ -9,7 +9,7 @@ server marked unreachable) and becomes the error the user hears.
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import httpx
 import openai
@@ -31,25 +31,26 @@ from ..server.errors import (
 )
 from ..wire.chunks import Chunk
 from ..wire.json import dumps
-from .request import add_to_system_prompt, schema_note, to_text_tools
+from .request import with_schema_in_words, with_text_tools, without_tools
+from .stage import Stage
 from .turn import Turn
-
-if TYPE_CHECKING:
-    from .entity import ChatterboxLLMEntity
 
 # Where an OpenAI-compatible server takes chat completions, below its base URL.
 CHAT_PATH: Final = "/chat/completions"
 
 
 async def async_send(
-    agent: ChatterboxLLMEntity, request: dict[str, Any], turn: Turn
-) -> AsyncStream[Chunk]:
+    stage: Stage, request: dict[str, Any], turn: Turn
+) -> tuple[AsyncStream[Chunk], dict[str, Any]]:
     """Send the request, retrying a rate limit once and a refused request.
 
-    When the server refuses tools altogether, the request goes again with
-    the tools in the prompt, and the agent stays in text mode from then on.
+    Returns the response's stream and the request it answers: another than
+    the one given when the server refused a part of it (request.py makes the
+    new one). When the server refuses tools altogether, the request goes
+    again with the tools in the prompt, and the agent stays in text mode from
+    then on.
     """
-    client = agent.client
+    client = stage.client
     rate_limit_retried = False
     while True:
         try:
@@ -65,19 +66,20 @@ async def async_send(
             )
         except openai.RateLimitError as err:
             if rate_limit_retried or (wait := retry_after(err)) is None:
-                raise _request_error(agent, err, request) from err
+                raise _request_error(stage, err, request) from err
             LOGGER.info("Rate limited; retrying in %.1f s", wait)
             rate_limit_retried = True
             await asyncio.sleep(wait)
         except openai.BadRequestError as err:
-            if not _downgrade(agent, request, turn, err):
-                raise _request_error(agent, err, request) from err
+            if (taken := _downgraded(stage, request, turn, err)) is None:
+                raise _request_error(stage, err, request) from err
+            request = taken
         except openai.OpenAIError as err:
-            raise _request_error(agent, err, request) from err
+            raise _request_error(stage, err, request) from err
         else:
-            await _async_refuse_web_page(agent, chunks)
-            agent.coordinator.async_mark_reachable()
-            return chunks
+            await _async_refuse_web_page(stage, chunks)
+            stage.entry.runtime_data.coordinator.async_mark_reachable()
+            return chunks, request
 
 
 def _body(request: dict[str, Any]) -> bytes:
@@ -94,17 +96,22 @@ def _body(request: dict[str, Any]) -> bytes:
     return dumps(body).encode()
 
 
-async def async_stream_into_log(
-    agent: ChatterboxLLMEntity,
+async def async_stream_and_run_tools(
+    stage: Stage,
     chat_log: conversation.ChatLog,
     chunks: AsyncStream[Chunk],
     deltas: AsyncIterator[conversation.AssistantContentDeltaDict],
 ) -> None:
-    """Stream one response into the chat log, which runs its tool calls."""
+    """Stream one response into the chat log, which runs its tool calls.
+
+    The chat log hands each complete call to the turn's guard (the chat log's
+    API for the turn, tools/guard.py), which decides it and runs it while the
+    answer streams on.
+    """
     try:
         async with chunks:
             async for _content in chat_log.async_add_delta_content_stream(
-                agent.entity_id, deltas
+                stage.agent_id, deltas
             ):
                 pass
     except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
@@ -113,48 +120,40 @@ async def async_stream_into_log(
         failure = translate_stream_error(err)
         LOGGER.warning(
             "The answer from %s %s: %s",
-            without_credentials(agent.entry.data[CONF_URL]),
+            without_credentials(stage.entry.data[CONF_URL]),
             "timed out" if failure.translation_key == "timeout" else "broke off",
-            describe(err, agent.entry.data.get(CONF_API_KEY)),
+            describe(err, stage.entry.data.get(CONF_API_KEY)),
         )
         raise failure from err
 
 
-def _downgrade(
-    agent: ChatterboxLLMEntity,
+def _downgraded(
+    stage: Stage,
     request: dict[str, Any],
     turn: Turn,
     err: openai.BadRequestError,
-) -> bool:
-    """Change a refused request into one the server takes; False if none."""
+) -> dict[str, Any] | None:
+    """Return the refused request in a form the server takes; None if none."""
     if "tool_choice" in request and "tool_choice" in str(err):
-        # Some servers (older vLLM, LM Studio) refuse tool_choice "none":
-        # the final answer is asked for without tools.
         LOGGER.info("The server refused tool_choice; asking without tools")
-        del request["tool_choice"], request["tools"]
-    elif "tools" in request and _switch_to_text_tools(agent, err):
-        to_text_tools(request, turn.tools)
-    elif "response_format" in request and "response_format" in str(err):
-        # The schema goes in the prompt, and the answer is checked after.
+        return without_tools(request)
+    if "tools" in request and _switch_to_text_tools(stage, err):
+        return with_text_tools(request, turn.tools)
+    if "response_format" in request and "response_format" in str(err):
         LOGGER.info("The server refused a JSON schema; asking in words")
-        schema = request.pop("response_format")
-        add_to_system_prompt(request["messages"], schema_note(schema))
-    else:
-        return False
-    return True
+        return with_schema_in_words(request)
+    return None
 
 
-def _switch_to_text_tools(
-    agent: ChatterboxLLMEntity, err: openai.BadRequestError
-) -> bool:
+def _switch_to_text_tools(stage: Stage, err: openai.BadRequestError) -> bool:
     """Tell whether a refusal is of tools; if so, switch to text mode."""
-    options = agent.subentry.data
+    options = stage.options
     text = str(err).lower()
     if "tool" not in text or options.get(CONF_TOOL_MODE, TOOL_MODE_AUTO) != (
         TOOL_MODE_AUTO
     ):
         return False
-    entry = agent.entry
+    entry = stage.entry
     model = options[CONF_MODEL]
     LOGGER.warning(
         "%s refused tools for %s (%s); describing them in the prompt instead",
@@ -164,43 +163,41 @@ def _switch_to_text_tools(
     )
     capabilities = entry.runtime_data.capabilities
     capabilities[model] = replace(capabilities.get(model, Capabilities()), tools=False)
-    async_update_tools_issue(agent.hass, entry, agent.subentry, tools_refused=True)
+    async_update_tools_issue(stage.hass, entry, stage.subentry, tools_refused=True)
     return True
 
 
-async def _async_refuse_web_page(
-    agent: ChatterboxLLMEntity, chunks: AsyncStream[Chunk]
-) -> None:
+async def _async_refuse_web_page(stage: Stage, chunks: AsyncStream[Chunk]) -> None:
     """Refuse a web page where the API's stream should be."""
     if chunks.response.headers.get("content-type", "").startswith("text/html"):
         await chunks.close()
         LOGGER.warning(
             "%s answered with a web page, not an API stream; check that "
             "the URL is the API's (it usually ends in /v1)",
-            without_credentials(agent.entry.data[CONF_URL]),
+            without_credentials(stage.entry.data[CONF_URL]),
         )
         raise user_error("server_error")
 
 
 def _request_error(
-    agent: ChatterboxLLMEntity, err: openai.OpenAIError, request: dict[str, Any]
+    stage: Stage, err: openai.OpenAIError, request: dict[str, Any]
 ) -> HomeAssistantError:
     """Log why a request failed, act on it, and return the error the user hears."""
-    entry = agent.entry
+    entry = stage.entry
     LOGGER.warning(
         "Request to %s failed: %s",
         without_credentials(entry.data[CONF_URL]),
         describe(err, entry.data.get(CONF_API_KEY)),
     )
     if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
-        entry.async_start_reauth(agent.hass)
+        entry.async_start_reauth(stage.hass)
     if isinstance(err, openai.NotFoundError):
-        async_model_missing(agent.hass, entry, agent.subentry)
+        async_model_missing(stage.hass, entry, stage.subentry)
     if isinstance(err, openai.APIConnectionError) and isinstance(
         err.__cause__, httpx.ConnectError | httpx.ConnectTimeout
     ):
         # Refused, unresolvable, unroutable or unanswered: the server is
         # gone, not slow or broken (a read timeout or a dropped connection
         # is about one request).
-        agent.coordinator.async_mark_unreachable(err)
+        stage.entry.runtime_data.coordinator.async_mark_unreachable(err)
     return translate_request_error(err, model=request["model"])

@@ -1,0 +1,98 @@
+"""RESPONSE_COMPOSITION: what the user hears of the way a turn ended.
+
+The model's answer stands when the turn was answered. Otherwise the agent
+says its own sentence, in the conversation's language, as the last message
+of the chat log (the model's words stay in the history before it), or
+raises the error the user hears.
+"""
+
+from typing import assert_never
+
+from homeassistant.components import conversation
+
+from ..const import CONF_ANSWER_NOT_FOUND
+from ..context.in_view import async_said_states
+from ..phrases import async_phrase, async_say
+from ..server.errors import user_error
+from ..tools.confirm import async_ask_for_yes
+from .outcome import (
+    Answered,
+    AskUser,
+    Ending,
+    Fail,
+    NotFound,
+    NothingDone,
+    NotRead,
+    NotSet,
+    StatesAnswer,
+)
+from .plan import Plan
+from .stage import Stage
+from .turn import keep_recent
+
+
+async def async_compose(  # noqa: C901  # one case for each way a turn ends
+    stage: Stage,
+    chat_log: conversation.ChatLog,
+    ending: Ending,
+    plan: Plan,
+    language: str,
+) -> None:
+    """End the turn as the decision says, or raise the error the user hears."""
+    match ending:
+        case Answered():
+            pass  # the model's answer is the chat log's last message
+        case AskUser():
+            # Only a turn with a confirmation holds calls (tools/guard.py).
+            if plan.confirmation is not None:
+                # The agent's own question, naming every held call, is the
+                # last thing the user hears, whatever the model said before.
+                keep_recent(
+                    stage.conversations.pending,
+                    chat_log.conversation_id,
+                    await async_ask_for_yes(
+                        chat_log, stage.agent_id, plan.confirmation, language
+                    ),
+                )
+        case NotFound(names) if stage.options.get(CONF_ANSWER_NOT_FOUND, True):
+            # Not an error: the home has no such device.
+            chat_log.async_trace({"chatterbox_not_found": {"names": list(names)}})
+            await _async_say_phrase(
+                stage, chat_log, language, "not_found", names=", ".join(names)
+            )
+        case NotFound():
+            raise user_error("could_not")
+        case StatesAnswer(entity_ids):
+            chat_log.async_trace(
+                {"chatterbox_states_answer": {"entities": list(entity_ids)}}
+            )
+            states = await async_said_states(stage.hass, entity_ids, language)
+            await _async_say_phrase(
+                stage, chat_log, language, "states_now", states=states
+            )
+        case NothingDone():
+            # The model's claim stays in the history; the last words say that
+            # it was not so.
+            await _async_say_phrase(stage, chat_log, language, "nothing_done")
+        case NotSet(values):
+            await _async_say_phrase(
+                stage, chat_log, language, "values_not_set", values=", ".join(values)
+            )
+        case NotRead():
+            await _async_say_phrase(stage, chat_log, language, "not_read")
+        case Fail(key):
+            raise user_error(key)
+        case _:
+            assert_never(ending)
+
+
+async def _async_say_phrase(
+    stage: Stage,
+    chat_log: conversation.ChatLog,
+    language: str,
+    key: str,
+    **placeholders: str,
+) -> None:
+    """End the turn with the agent's own sentence, in the conversation's language."""
+    sentence = await async_phrase(stage.hass, language, key, **placeholders)
+    await async_say(chat_log, stage.agent_id, sentence)

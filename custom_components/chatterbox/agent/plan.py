@@ -1,0 +1,99 @@
+"""RECEIVE_INPUT: what a turn settles before its first request, as one value.
+
+Three kinds of question meet here, each with its own name: the agent's own
+question of the turn before, which this message may answer ("Do you want me
+to unlock the front door?": `pending`); the user's question about the home
+("Is the door locked?": `state_question`); and whether the message asks for
+a change at all (`changes`).
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from homeassistant.components import conversation
+
+from ..context.finder import FindDevicesTool
+from ..context.mentions import Mentions
+from ..context.overview import Overview
+from ..context.turn_mentions import turn_mentions
+from ..skills.skill import SkillTool
+from ..tools.command import Command, command_for
+from ..tools.confirm import Confirmation, Question, confirmation_for
+from ..tools.questions import StateQuestion, async_state_question_for
+from ..tools.scope import Scope, turn_scope
+from .request import home_overview
+from .stage import Stage
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a turn is, and what its calls and its answer are held to."""
+
+    pending: Question | None
+    """The agent's question of the turn before, which this message answers."""
+    confirmation: Confirmation | None
+    """The calls a yes runs now, and how this turn asks before sensitive ones."""
+    state_question: StateQuestion | None
+    """The message asks how the home is: a call that would change it waits."""
+    mentions: Mentions
+    """What the message names, or refers back to."""
+    command: Command | None
+    """What the answer is held to; None for an AI Task's data."""
+    overview: Overview | None
+    """The home's overview, when its device list is too long for the window."""
+    scope: Scope | None
+    """What a change may reach: what the words named."""
+    own_tools: tuple[SkillTool, ...]
+    """The agent's own tools for the turn: the search of a large home."""
+    changes: bool
+    """The message may lead to a change: no example or explanation asked for."""
+
+
+async def async_prepare(
+    stage: Stage,
+    chat_log: conversation.ChatLog,
+    *,
+    structure: dict[str, Any] | None,
+    attended: bool,
+) -> Plan:
+    """Read the user's message in the chat log once, for the whole turn."""
+    hass = stage.hass
+    options = stage.options
+    # A question asked in the turn before lives for this turn only, whatever
+    # becomes of it.
+    pending = stage.conversations.pending.pop(chat_log.conversation_id, None)
+    confirmation = confirmation_for(hass, options, chat_log, pending, attended=attended)
+    # An answer to the agent's own question ("Do it") asks nothing.
+    state_question = (
+        await async_state_question_for(hass, options, chat_log)
+        if pending is None
+        else None
+    )
+    # A request for a change may refer back ("turn it off again").
+    mentions = turn_mentions(
+        hass, chat_log, request=pending is None and state_question is None
+    )
+    # An AI Task's answer is data, not a claim to check.
+    command = (
+        command_for(hass, options, chat_log, mentions, question=bool(state_question))
+        if stage.conversational and structure is None
+        else None
+    )
+    # A home too large to list gets an overview, and the tool to find the rest
+    # when the server reads calls natively (see home_overview).
+    overview = home_overview(stage, chat_log)
+    return Plan(
+        pending,
+        confirmation,
+        state_question,
+        mentions,
+        command,
+        overview,
+        # A change to what the words did not name is refused (tools/scope.py).
+        turn_scope(hass, options, chat_log, mentions),
+        (FindDevicesTool(),) if overview is not None and overview.search else (),
+        # An example or an explanation asked for changes nothing, even when
+        # the model makes or writes the call of its example (a question: see
+        # state_question).
+        command is None or command.question or command.changes,
+    )

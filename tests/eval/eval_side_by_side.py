@@ -58,7 +58,6 @@ from custom_components.chatterbox.tools.statements import (
     contradictions,
 )
 from demo.llm_server import MODELS, save_prompt_cache, slot_action
-from tests.bench.measure import async_converse_as_pipeline
 
 from .cases import Case, Outcome, failures, load_cases, numbers_in
 from .dataset import Home, load_dataset
@@ -85,7 +84,14 @@ from .report import (
     save_record,
     table,
 )
-from .turns import SATELLITE, TURN_TIMEOUT, async_say, speech_of, too_long
+from .turns import (
+    TURN_TIMEOUT,
+    WARM_UP,
+    async_say,
+    async_warm_up,
+    speech_of,
+    too_long,
+)
 
 ROOT = Path(__file__).parents[2]
 QUICK = os.environ.get("EVAL_QUICK") == "1"
@@ -118,10 +124,6 @@ SERVER = (
 RUNTIME = "built for this CPU" if SERVER else "the xllamacpp wheel"
 # A prompt cache saved by one server is not for the other.
 SLOT_SUFFIX = "-built.slot" if SERVER else ".slot"
-# A column's first turn reads the whole prompt (instructions, devices, tools):
-# untimed, and not a case.
-COLD_TIMEOUT = 600.0
-WARM_UP = "Hello"
 # Chatterbox's question for a yes, in English (translations/en.json).
 YES_QUESTION = re.compile(r"Do you want me to (.+)\?\s*$")
 PROBE_TIMEOUT = 300.0
@@ -282,9 +284,17 @@ async def test_eval(
                         slot = f"{model}-{name}-{_agent(column)}{_home()}{SLOT_SUFFIX}"
                         restored += await _async_start_cache(hass, slot)
                         agent = agents[column.chatterbox]
-                        warm_ups.append(await async_warm_up(hass, agent))
+                        if not DATASET:  # each of a dataset's homes has its own
+                            warm_ups.append(await async_warm_up(hass, agent))
                         played = await _async_play_column(
-                            hass, proxy, agent, column.title, repeat, homes, cases
+                            hass,
+                            proxy,
+                            agent,
+                            column.title,
+                            repeat,
+                            homes,
+                            cases,
+                            warm_ups,
                         )
                         records.extend(played)
                         await _async_save_cache(hass, slot)
@@ -338,11 +348,16 @@ async def _async_play_column(
     repeat: int,
     homes: Sequence[Home],
     cases: Sequence[Case],
+    warm_ups: list[float],
 ) -> list[CaseRecord]:
-    """Play every case with a column's agent; save each record as it ends."""
+    """Play every case with a column's agent; save each record as it ends.
+
+    A dataset's homes each have their prompt read first, untimed: how long
+    that took goes to warm_ups.
+    """
     if DATASET:
         played = await async_play_homes(
-            hass, proxy, agent, homes, column, repeat, only=ONLY
+            hass, proxy, agent, homes, column, repeat, only=ONLY, warm_ups=warm_ups
         )
     else:
         played = []
@@ -405,16 +420,6 @@ def _home() -> str:
     if DATASET:
         return f"-{DATASET.name}"
     return "-large" if LARGE_HOME else ""
-
-
-async def async_warm_up(hass: HomeAssistant, agent_id: str) -> float:
-    """Have the agent's prompt read once, untimed; return how long it took."""
-    started = time.perf_counter()
-    async with asyncio.timeout(COLD_TIMEOUT):
-        await async_converse_as_pipeline(
-            hass, agent_id, WARM_UP, None, lambda _log, _delta: None, SATELLITE
-        )
-    return time.perf_counter() - started
 
 
 def _agent(column: Column) -> str:
@@ -493,7 +498,8 @@ def _report(
                 else "; each column started from an empty prompt cache"
             )
             + (
-                f"; each column's untimed first turn ({WARM_UP!r}) took "
+                f"; each {'home' if DATASET else 'column'}'s untimed first turn "
+                f"({WARM_UP!r}) took "
                 f"{min(warm_ups):.0f}-{max(warm_ups):.0f} s; a turn over "
                 f"{TURN_TIMEOUT:.0f} s fails"
                 if warm_ups

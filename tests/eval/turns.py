@@ -22,6 +22,10 @@ TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "45"))
 # device and no user, Chatterbox takes a request for an automation's and refuses
 # what needs a yes (its default); core asks no one either way.
 SATELLITE = "eval0kitchen0satellite"
+# A prompt's first turn reads the whole of it (instructions, devices, tools):
+# untimed, and not a case.
+COLD_TIMEOUT = 600.0
+WARM_UP = "Hello"
 
 type Listener = Callable[[conversation.ChatLog, dict[str, Any]], None]
 
@@ -57,6 +61,16 @@ async def async_say(
         sum(e.usage.prompt_tokens for e in exchanges if e.usage),
         sum(e.usage.cached_tokens for e in exchanges if e.usage),
     )
+
+
+async def async_warm_up(hass: HomeAssistant, agent_id: str) -> float:
+    """Have the agent's prompt read once, untimed; return how long it took."""
+    started = time.perf_counter()
+    async with asyncio.timeout(COLD_TIMEOUT):
+        await async_converse_as_pipeline(
+            hass, agent_id, WARM_UP, None, lambda _log, _delta: None, SATELLITE
+        )
+    return time.perf_counter() - started
 
 
 def speech_of(result: conversation.ConversationResult) -> str:

@@ -1,12 +1,7 @@
 """Chatterbox: an agentic conversation agent on any OpenAI-compatible server."""
 
-from collections import deque
-from dataclasses import dataclass, field
-from typing import Any
-
 import openai
 
-from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import (
     CONF_API_KEY,
     CONF_MODEL,
@@ -31,14 +26,15 @@ from .const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
-from .context.memory import MemoryStore, async_get_memory_store
+from .context.memory import async_get_memory_store
 from .coordinator import ChatterboxCoordinator
 from .repairs import (
     async_delete_entry_issues,
     async_update_tools_issue,
     model_issue_id,
 )
-from .server.capabilities import Capabilities, async_probe
+from .runtime import ChatterboxConfigEntry, ChatterboxRuntime
+from .server.capabilities import async_probe
 from .server.client import (
     Failure,
     ServerKind,
@@ -53,31 +49,8 @@ from .server.client import (
 from .services import async_setup_services
 from .skills.registry import async_use_skills
 
-RECENT_TURNS = 5
 PLATFORMS: list[Platform] = [Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
-
-
-@dataclass
-class ChatterboxRuntime:
-    """What a loaded server entry holds."""
-
-    client: openai.AsyncOpenAI
-    models: list[str]
-    coordinator: ChatterboxCoordinator
-    memory: MemoryStore
-    context_windows: dict[str, int]
-    """The context size the server reports per model, where it reports one."""
-    server_kind: ServerKind | None = None
-    capabilities: dict[str, Capabilities] = field(default_factory=dict)
-    """The probe's verdicts per model of an agent, once it has run."""
-    recent_turns: deque[dict[str, Any]] = field(
-        default_factory=lambda: deque(maxlen=RECENT_TURNS)
-    )
-    """What the last turns of the entry's agents cost, for diagnostics."""
-
-
-type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:  # noqa: ARG001

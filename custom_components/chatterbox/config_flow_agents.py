@@ -6,7 +6,7 @@ picks another model too.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import openai
 import probatio
@@ -75,11 +75,9 @@ from .const import (
     UNATTENDED_REFUSE,
 )
 from .context.memory import MAX_MEMORY_HOURS, MEMORY_MODES, MEMORY_OFF
+from .runtime import ChatterboxConfigEntry
 from .server.client import async_list_models, describe
 from .tools.sensitive import DEFAULT_KINDS, KINDS
-
-if TYPE_CHECKING:
-    from . import ChatterboxConfigEntry
 
 # The checks of the model's work around it (README: Grounded answers): on
 # unless turned off, and only a conversation agent has them.

@@ -9,11 +9,11 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 
-from . import ChatterboxConfigEntry
 from .agent.entity import ChatterboxLLMEntity, platform_setup
 from .const import CONF_MEMORY, DOMAIN, SUBENTRY_CONVERSATION
 from .context.memory import memory_key
 from .phrases import errors_in
+from .runtime import ChatterboxConfigEntry
 
 # The server decides how many requests it takes at once.
 PARALLEL_UPDATES = 0

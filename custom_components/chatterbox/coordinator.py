@@ -8,10 +8,11 @@ back. After a day without an answer, a repair issue says so.
 """
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Final, override
+from typing import Final, override
 
 import openai
 
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_URL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryAuthFailed
@@ -28,9 +29,6 @@ from .server.client import (
     without_credentials,
 )
 
-if TYPE_CHECKING:
-    from . import ChatterboxConfigEntry
-
 CHECK_INTERVAL: Final = timedelta(minutes=1)
 UNREACHABLE_REPAIR_AFTER: Final = timedelta(hours=24)
 
@@ -43,12 +41,12 @@ def unreachable_issue_id(entry_id: str) -> str:
 class ChatterboxCoordinator(DataUpdateCoordinator[list[str]]):
     """The server's model list, refreshed only while the server is unavailable."""
 
-    config_entry: ChatterboxConfigEntry
+    config_entry: ConfigEntry
 
     def __init__(
         self,
         hass: HomeAssistant,
-        entry: ChatterboxConfigEntry,
+        entry: ConfigEntry,
         client: openai.AsyncOpenAI,
         models: list[str],
     ) -> None:

@@ -10,8 +10,8 @@ from homeassistant.const import CONF_API_KEY, CONF_PROMPT, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.loader import async_get_integration
 
-from . import ChatterboxConfigEntry
 from .const import CONF_EXTRA_BODY, DOMAIN
+from .runtime import ChatterboxConfigEntry
 from .server.client import without_credentials
 
 # The extra body may carry a provider's own keys.

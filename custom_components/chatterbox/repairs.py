@@ -1,7 +1,5 @@
 """Repair issues: what the user has to fix outside Chatterbox, and how."""
 
-from typing import TYPE_CHECKING
-
 import probatio
 
 from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
@@ -12,10 +10,8 @@ from homeassistant.helpers import issue_registry as ir
 
 from .config_flow_agents import async_offered_models, model_selector
 from .const import DOMAIN
+from .runtime import ChatterboxConfigEntry
 from .server.client import without_credentials
-
-if TYPE_CHECKING:
-    from . import ChatterboxConfigEntry
 
 
 def _agent_placeholders(agent: ConfigSubentry) -> dict[str, str]:

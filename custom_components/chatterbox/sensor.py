@@ -18,8 +18,8 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import ChatterboxConfigEntry
 from .const import DOMAIN
+from .runtime import ChatterboxConfigEntry
 from .usage import TurnUsage, usage_signal
 
 # Sensors only listen; nothing is fetched.

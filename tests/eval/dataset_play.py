@@ -10,7 +10,7 @@ are the states before with the expected changes, and nothing else changed.
 """
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 import re
 from typing import Any
 
@@ -46,12 +46,14 @@ async def async_play_homes(
     *,
     only: Sequence[str] = (),
     warm_ups: list[float] | None = None,
+    ended: Callable[[CaseRecord], Awaitable[None]] | None = None,
 ) -> list[CaseRecord]:
     """Play every case of every home with an agent; return their records.
 
     Each home's prompt is read first in an untimed turn, as each column's is
     for the demo home: a case is not held to the time it takes to read a new
-    home. How long each took goes to warm_ups.
+    home. How long each took goes to warm_ups; each record goes to ended as
+    its case ends.
     """
     records = []
     for home in homes:
@@ -69,11 +71,12 @@ async def async_play_homes(
                 reasons, answers, tools, turns = await async_play_case(
                     hass, proxy, agent_id, case, built
                 )
-                records.append(
-                    CaseRecord(
-                        column, as_case(case), repeat, reasons, answers, tools, turns
-                    )
+                record = CaseRecord(
+                    column, as_case(case), repeat, reasons, answers, tools, turns
                 )
+                records.append(record)
+                if ended is not None:
+                    await ended(record)
         finally:
             await async_remove_home(hass, built)
     return records

@@ -355,28 +355,37 @@ async def _async_play_column(
     A dataset's homes each have their prompt read first, untimed: how long
     that took goes to warm_ups.
     """
-    if DATASET:
-        played = await async_play_homes(
-            hass, proxy, agent, homes, column, repeat, only=ONLY, warm_ups=warm_ups
-        )
-    else:
-        played = []
-        for case in cases:
-            outcome, turns = await async_play(hass, proxy, agent, case)
-            played.append(
-                CaseRecord(
-                    column,
-                    case,
-                    repeat,
-                    failures(case, outcome),
-                    outcome.answers,
-                    outcome.tools,
-                    turns,
-                )
-            )
-    for record in played:
+
+    async def ended(record: CaseRecord) -> None:
         _progress_case(record)
         await hass.async_add_executor_job(save_record, SAVED, record)
+
+    if DATASET:
+        return await async_play_homes(
+            hass,
+            proxy,
+            agent,
+            homes,
+            column,
+            repeat,
+            only=ONLY,
+            warm_ups=warm_ups,
+            ended=ended,
+        )
+    played = []
+    for case in cases:
+        outcome, turns = await async_play(hass, proxy, agent, case)
+        record = CaseRecord(
+            column,
+            case,
+            repeat,
+            failures(case, outcome),
+            outcome.answers,
+            outcome.tools,
+            turns,
+        )
+        played.append(record)
+        await ended(record)
     return played
 
 

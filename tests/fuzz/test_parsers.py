@@ -39,7 +39,7 @@ from custom_components.chatterbox.skills.safe_math import (
     present,
 )
 from custom_components.chatterbox.skills.units import UnitError, convert, resolve
-from custom_components.chatterbox.tools.arguments import (
+from custom_components.chatterbox.wire.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )

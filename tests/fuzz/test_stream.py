@@ -17,12 +17,12 @@ import pytest
 from homeassistant.components import conversation
 
 from custom_components.chatterbox.speech import SpeechFilter, is_pictograph
-from custom_components.chatterbox.tools.arguments import (
+from custom_components.chatterbox.tools.names import tool_resolver
+from custom_components.chatterbox.wire.arguments import (
     ToolArgumentsError,
     UnreadableCall,
     parse_tool_arguments,
 )
-from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire.stream import StreamStats
 from custom_components.chatterbox.wire.text_calls import (
     TextToolCall,

@@ -21,7 +21,7 @@ from custom_components.chatterbox.context.estimator import TokenEstimator
 from custom_components.chatterbox.context.fit import Compaction, fit
 from custom_components.chatterbox.context.results import MIN_LIMIT, cap_tool_result
 from custom_components.chatterbox.context.summary import summary_request
-from custom_components.chatterbox.tools.arguments import (
+from custom_components.chatterbox.wire.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )

@@ -16,11 +16,11 @@ from custom_components.chatterbox.ai_task import _validated
 from custom_components.chatterbox.lang.answers import is_yes
 from custom_components.chatterbox.server.errors import translate_request_error
 from custom_components.chatterbox.speech import SpeechFilter
-from custom_components.chatterbox.tools.arguments import (
+from custom_components.chatterbox.tools.names import tool_resolver
+from custom_components.chatterbox.wire.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )
-from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire.json import fence_body
 from custom_components.chatterbox.wire.text_calls import TextToolCallParser
 

@@ -40,7 +40,6 @@ from pytest_homeassistant_custom_component.common import (
     async_fire_time_changed,
 )
 
-from custom_components.chatterbox import RECENT_TURNS
 from custom_components.chatterbox.const import (
     CONF_MAX_ITERATIONS,
     CONF_MEMORY,
@@ -48,6 +47,7 @@ from custom_components.chatterbox.const import (
 )
 from custom_components.chatterbox.context.memory import MAX_MEMORIES, MEMORY_DEVICE
 from custom_components.chatterbox.conversation import ChatterboxConversationEntity
+from custom_components.chatterbox.runtime import RECENT_TURNS
 from custom_components.chatterbox.tools.guard import ToolGuard
 from tests.helpers.common import AGENT_ENTITY_ID, MODELS, ask, tool_result
 from tests.helpers.llm_server import (

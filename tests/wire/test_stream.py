@@ -10,9 +10,9 @@ from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from custom_components.chatterbox.speech import SpeechFilter
-from custom_components.chatterbox.tools.arguments import UnreadableCall
 from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire import stream
+from custom_components.chatterbox.wire.arguments import UnreadableCall
 from custom_components.chatterbox.wire.stream import StreamStats, transform_stream
 from custom_components.chatterbox.wire.text_calls import TextToolCallParser
 from tests.helpers.llm_server import LLMServer

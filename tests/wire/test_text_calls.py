@@ -8,11 +8,11 @@ from hypothesis import example, given, strategies as st
 from openai.types.chat import ChatCompletionToolParam
 import pytest
 
-from custom_components.chatterbox.tools.arguments import (
+from custom_components.chatterbox.tools.names import tool_resolver
+from custom_components.chatterbox.wire.arguments import (
     ToolArgumentsError,
     parse_tool_arguments,
 )
-from custom_components.chatterbox.tools.names import tool_resolver
 from custom_components.chatterbox.wire.text_calls import (
     MAX_HOLD,
     TextPiece,

@@ -30,12 +30,12 @@ from ..prompts import (
     STATEMENTS_NOTE,
     VALUES_NOTE,
 )
-from ..tools.arguments import parse_tool_arguments
 from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.figures import numbers_read, unread_figures
 from ..tools.guard import REPEATED_CALL
 from ..tools.names import tool_resolver
 from ..tools.statements import contradictions
+from ..wire.arguments import parse_tool_arguments
 from ..wire.text_calls.described import described_calls
 from .checks import Check, Finding, Round, stands
 from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer

@@ -21,7 +21,6 @@ from homeassistant.helpers import chat_session, device_registry as dr
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
-from .. import ChatterboxConfigEntry
 from ..const import (
     CONF_MEMORY,
     CONF_MEMORY_HOURS,
@@ -32,6 +31,7 @@ from ..const import (
 from ..context.estimator import TokenEstimator
 from ..context.memory import DEFAULT_MEMORY_HOURS, is_new_conversation, render
 from ..coordinator import ChatterboxCoordinator
+from ..runtime import ChatterboxConfigEntry
 from ..server.errors import user_error
 from ..usage import TurnUsage
 from .loop import async_run_turn

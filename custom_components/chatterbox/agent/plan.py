@@ -12,13 +12,13 @@ from typing import Any
 
 from homeassistant.components import conversation
 
-from ..context.finder import FindDevicesTool
 from ..context.mentions import Mentions
 from ..context.overview import Overview
 from ..context.turn_mentions import turn_mentions
-from ..skills.skill import SkillTool
+from ..skills.finder import FindDevicesTool
 from ..tools.command import Command, command_for
 from ..tools.confirm import Confirmation, Question, confirmation_for
+from ..tools.own import SkillTool
 from ..tools.questions import StateQuestion, async_state_question_for
 from ..tools.scope import Scope, turn_scope
 from .request import home_overview

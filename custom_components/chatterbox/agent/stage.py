@@ -8,7 +8,7 @@ and no module below the entity imports it.
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import openai
 
@@ -17,11 +17,9 @@ from homeassistant.core import HomeAssistant
 
 from ..const import CONF_MAX_TOKENS, DEFAULT_ANSWER_RESERVE, SUBENTRY_CONVERSATION
 from ..context.estimator import TokenEstimator
+from ..runtime import ChatterboxConfigEntry
 from ..server.capabilities import Capabilities
 from .turn import Conversations
-
-if TYPE_CHECKING:
-    from .. import ChatterboxConfigEntry
 
 
 @dataclass(slots=True)

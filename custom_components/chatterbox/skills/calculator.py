@@ -7,9 +7,9 @@ import probatio
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..tools.results import error_result
+from ..tools.own import SkillTool, error_result, reads_only
 from .safe_math import MAX_LENGTH, CalculationError, evaluate, present
-from .skill import Skill, SkillTool, reads_only
+from .skill import Skill
 from .units import UnitError, convert
 
 # What a small model writes in a unit when the value has none: asked for a

@@ -10,7 +10,7 @@ from homeassistant.helpers import llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from ..const import LOGGER
-from ..tools.results import error_result
+from ..tools.own import error_result
 
 # Seconds one request may take, connecting included. A tool makes at most a few.
 REQUEST_TIMEOUT: Final = 8.0

@@ -16,9 +16,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..lang import base_language
-from ..tools.results import error_result
+from ..tools.own import SkillTool, error_result, reads_only
 from .fetch import ServiceError, async_get_json
-from .skill import Skill, SkillTool, compact, reads_only
+from .skill import Skill, compact
 
 SERVICE: Final = "Wikipedia"
 SUMMARY_URL: Final = "https://{language}.wikipedia.org/api/rest_v1/page/summary/{title}"

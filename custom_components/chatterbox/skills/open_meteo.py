@@ -16,12 +16,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..lang import base_language
-from ..tools.results import error_result
+from ..tools.own import SkillTool, error_result, reads_only
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
 from .home_weather import current_weather, exposed_weather, home_weather, units_of
 from .readable import compass, day_label
-from .skill import SkillTool, compact, reads_only
+from .skill import compact
 
 SERVICE: Final = "Open-Meteo"
 GEOCODING_URL: Final = "https://geocoding-api.open-meteo.com/v1/search"

@@ -11,9 +11,10 @@ from homeassistant.helpers import llm
 from homeassistant.util.hass_dict import HassKey
 
 from ..const import DOMAIN, LOGGER
+from ..tools.own import TOOL_PREFIX
 from .calculator import CALCULATOR
 from .lookup import LOOKUP
-from .skill import TOOL_PREFIX, Skill, SkillAPI
+from .skill import Skill, SkillAPI
 from .weather import WEATHER
 
 SKILLS: Final[tuple[Skill, ...]] = (WEATHER, CALCULATOR, LOOKUP)

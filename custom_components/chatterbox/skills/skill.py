@@ -5,17 +5,14 @@ of its own, so a user switches it on per agent (ours or any integration's) by
 selecting it beside Assist, and Home Assistant merges the two.
 """
 
-from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, override
+from typing import Any, override
 
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..const import DOMAIN
-
-TOOL_PREFIX: Final = f"{DOMAIN}__"
+from ..tools.own import SkillTool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -28,46 +25,6 @@ class Skill:
     """The name users pick in an agent's LLM API list."""
     prompt: str
     tools: tuple[type[SkillTool], ...]
-
-
-class SkillTool(llm.Tool):
-    """A Chatterbox tool: checks its arguments, then answers with a ToolResult."""
-
-    integration = DOMAIN
-
-    @override
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> llm.ToolResult:
-        """Validate the model's arguments and run the tool.
-
-        Arguments that do not fit raise probatio.Invalid, which every chat log
-        turns into an error result the model can read and correct.
-        """
-        arguments: dict[str, Any] = self.parameters(tool_input.tool_args)
-        return await self.async_run(hass, arguments, llm_context)
-
-    @abstractmethod
-    async def async_run(
-        self,
-        hass: HomeAssistant,
-        arguments: dict[str, Any],
-        llm_context: llm.LLMContext,
-    ) -> llm.ToolResult:
-        """Run the tool with validated arguments."""
-
-
-def reads_only(*, online: bool) -> llm.ToolAnnotations:
-    """Annotate a tool that changes nothing, so a call may safely be repeated.
-
-    online: it asks a service outside Home Assistant.
-    """
-    return llm.ToolAnnotations(
-        read_only=True, destructive=False, idempotent=True, open_world=online
-    )
 
 
 class SkillAPI(llm.API):

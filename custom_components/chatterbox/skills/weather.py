@@ -25,11 +25,11 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
 from homeassistant.util import dt as dt_util
 
-from ..tools.results import error_result
+from ..tools.own import SkillTool, error_result, reads_only
 from .home_weather import current_weather, exposed_weather, home_weather, units_of
 from .open_meteo import WeatherAtPlaceTool
 from .readable import compass, condition, day_label, hour_label, local_time
-from .skill import Skill, SkillTool, compact, reads_only
+from .skill import Skill, compact
 
 FORECAST_FEATURES: Final = {
     "daily": WeatherEntityFeature.FORECAST_DAILY,

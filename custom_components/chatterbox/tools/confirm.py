@@ -26,7 +26,7 @@ from ..lang.answers import is_yes
 from ..lang.wording import Action, say_all
 from ..phrases import async_phrase, async_say
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
-from .results import error_result
+from .own import error_result
 from .sensitive import DEFAULT_KINDS, sensitive_action
 
 

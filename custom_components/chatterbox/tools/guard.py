@@ -25,20 +25,19 @@ from ..prompts import (
     UNKNOWN_TOOL,
     UNREADABLE_ARGUMENTS,
 )
-from ..skills.skill import SkillTool
-from ..wire.schema import format_tool, without_long_lists
-from .arguments import (
+from ..wire.arguments import (
     UnreadableCall,
     by_area,
     drop_unmeant_arguments,
     without_missing_places,
     without_record_details,
 )
+from ..wire.schema import format_tool, without_long_lists
 from .confirm import Confirmation, PendingCall, Refusal
 from .names import tool_resolver
 from .outcomes import Outcomes, not_there, only_reads
+from .own import SkillTool, error_result
 from .questions import StateQuestion
-from .results import error_result
 from .scope import Scope
 
 # How long one tool may run before the model is told it hung.
@@ -92,7 +91,7 @@ class ToolGuard(llm.APIInstance):
         self,
         inner: llm.APIInstance,
         confirmation: Confirmation | None,
-        question: StateQuestion | None = None,
+        state_question: StateQuestion | None = None,
         own: Sequence[SkillTool] = (),
         scope: Scope | None = None,
         *,
@@ -115,7 +114,7 @@ class ToolGuard(llm.APIInstance):
         self._own = {tool.name: tool for tool in own}
         self.confirmation = confirmation
         """The turn's sensitive-action policy; None lets every call run."""
-        self.question = question
+        self.state_question = state_question
         """The turn's question about the home, which no call may change."""
         self.scope = scope
         """What the request names: a change elsewhere is refused."""
@@ -204,8 +203,8 @@ class ToolGuard(llm.APIInstance):
         what a yes answered runs as asked.
         """
         tool = self._by_name[name]
-        if self.question is not None and (
-            refused := self.question.review(
+        if self.state_question is not None and (
+            refused := self.state_question.review(
                 tool, tool_input.tool_args, self.llm_context
             )
         ):
@@ -344,7 +343,7 @@ class ToolGuard(llm.APIInstance):
 def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     chat_log: conversation.ChatLog,
     confirmation: Confirmation | None,
-    question: StateQuestion | None = None,
+    state_question: StateQuestion | None = None,
     *,
     own: Sequence[SkillTool] = (),
     scope: Scope | None = None,
@@ -358,7 +357,7 @@ def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation, question, own, scope, changes=changes)
+    guard = ToolGuard(inner, confirmation, state_question, own, scope, changes=changes)
     chat_log.llm_api = guard
     try:
         yield guard

@@ -32,7 +32,7 @@ from ..lang.questions import read_question
 from ..prompts import QUESTION_NOT_COMMAND
 from .intents import async_recognize
 from .outcomes import only_reads
-from .results import error_result
+from .own import error_result
 from .targets import reach
 
 

@@ -37,7 +37,7 @@ from ..lang.text import words_in
 from ..prompts import NOT_REQUESTED
 from .command import call_names
 from .outcomes import only_reads
-from .results import error_result
+from .own import error_result
 from .sensitive import DEFAULT_KINDS, KINDS
 from .targets import Reach, named_action, runs_script
 

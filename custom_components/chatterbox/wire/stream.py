@@ -10,7 +10,7 @@ from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
 from ..speech import SpeechFilter
-from ..tools.arguments import (
+from .arguments import (
     ToolArgumentsError,
     UnreadableCall,
     parse_tool_arguments,

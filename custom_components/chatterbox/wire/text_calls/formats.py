@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any, Final
 
-from ...tools.arguments import ToolArgumentsError, parse_tool_arguments
+from ..arguments import ToolArgumentsError, parse_tool_arguments
 from ..json import fence_body, json_or_text
 
 type Call = tuple[str, str]

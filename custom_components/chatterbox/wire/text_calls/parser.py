@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from ...tools.arguments import MAX_ARGUMENTS_CHARS
+from ..arguments import MAX_ARGUMENTS_CHARS
 from ..json import FENCE
 from .readers import OPENER_START, OPENERS, Calls, OpenJson, Reader, Text
 

@@ -12,7 +12,7 @@ from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.tools.arguments import (
+from custom_components.chatterbox.wire.arguments import (
     ToolArgumentsError,
     by_area,
     drop_unmeant_arguments,

@@ -21,11 +21,10 @@ from homeassistant.helpers import (
     llm,
 )
 
+from ..context.in_view import describe_state
+from ..context.mentions import area_entry, known_names, same_word
 from ..lang.text import words_in
-from ..skills.skill import TOOL_PREFIX, SkillTool, reads_only
-from ..tools.results import error_result
-from .in_view import describe_state
-from .mentions import area_entry, known_names, same_word
+from ..tools.own import TOOL_PREFIX, SkillTool, error_result, reads_only
 
 FIND_DEVICES: Final = f"{TOOL_PREFIX}find_devices"
 # The most devices one search returns: enough for a room, not a house.

@@ -10,7 +10,7 @@ import warnings
 from homeassistant.helpers import llm
 
 from ..lang.kinds import words_of_kind
-from ..wire.json import fence_body
+from .json import fence_body
 
 # A JSON literal written in otherwise Python-style arguments: {'on': true}.
 _JSON_NAMES: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}

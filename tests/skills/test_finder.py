@@ -15,7 +15,7 @@ from homeassistant.helpers import (
 )
 
 from custom_components.chatterbox.const import DOMAIN
-from custom_components.chatterbox.context.finder import FIND_DEVICES, FindDevicesTool
+from custom_components.chatterbox.skills.finder import FIND_DEVICES, FindDevicesTool
 
 CONTEXT = llm.LLMContext(
     platform=DOMAIN,

@@ -12,8 +12,9 @@ from typing import Any
 
 from homeassistant.components import conversation
 
+from ..const import CONF_DEVICE_LIST_SHARE, DEFAULT_DEVICE_LIST_SHARE
 from ..context.mentions import Mentions
-from ..context.overview import Overview
+from ..context.overview import Overview, overview_for
 from ..context.turn_mentions import turn_mentions
 from ..skills.finder import FindDevicesTool
 from ..tools.command import Command, command_for
@@ -21,7 +22,7 @@ from ..tools.confirm import Confirmation, Question, confirmation_for
 from ..tools.own import SkillTool
 from ..tools.questions import StateQuestion, async_state_question_for
 from ..tools.scope import Scope, turn_scope
-from .request import home_overview
+from .request import context_window, tools_in_prompt
 from .stage import Stage
 
 
@@ -80,7 +81,7 @@ async def async_prepare(
         else None
     )
     # A home too large to list gets an overview, and the tool to find the rest
-    # when the server reads calls natively (see home_overview).
+    # when the server reads calls natively (see home_overview below).
     overview = home_overview(stage, chat_log)
     return Plan(
         pending,
@@ -97,3 +98,38 @@ async def async_prepare(
         # state_question).
         command is None or command.question or command.changes,
     )
+
+
+def home_overview(stage: Stage, chat_log: conversation.ChatLog) -> Overview | None:
+    """Return the prompt with the home's overview, when its device list is too long.
+
+    Decided from the list, the window and the tool mode alone, so every turn
+    of a conversation decides the same and sends the same system prompt.
+    With tools in the prompt, the search is not offered: in the tool list of
+    a text-mode prompt, small models called the weather and time tools less
+    often, wrote results themselves, or answered without a call. There,
+    Home Assistant's GetLiveContext, with its name, area and domain
+    filters, finds what a request does not name.
+    """
+    system = chat_log.content[0] if chat_log.content else None
+    if not isinstance(system, conversation.SystemContent):
+        return None
+    share = stage.options.get(CONF_DEVICE_LIST_SHARE) or DEFAULT_DEVICE_LIST_SHARE
+    overview = overview_for(
+        stage.hass,
+        system.content,
+        window=context_window(stage),
+        share=int(share),
+        search=not tools_in_prompt(stage),
+    )
+    if overview is not None:
+        chat_log.async_trace(
+            {
+                "chatterbox_home_overview": {
+                    "entities": overview.entities,
+                    "tokens": overview.tokens,
+                    "limit": overview.limit,
+                }
+            }
+        )
+    return overview

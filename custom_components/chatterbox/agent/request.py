@@ -21,7 +21,6 @@ from homeassistant.const import CONF_MODEL
 
 from ..const import (
     CONF_CONTEXT_WINDOW,
-    CONF_DEVICE_LIST_SHARE,
     CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_TOKENS,
@@ -31,7 +30,6 @@ from ..const import (
     CONF_TOP_P,
     DEFAULT_ANSWER_RESERVE,
     DEFAULT_CONTEXT_WINDOW,
-    DEFAULT_DEVICE_LIST_SHARE,
     LOGGER,
     TOOL_MODE_AUTO,
     TOOL_MODE_TEXT,
@@ -40,7 +38,6 @@ from ..const import (
 from ..context.fit import Compaction, fit
 from ..context.in_view import states_note
 from ..context.mentions import Mentions
-from ..context.overview import Overview, overview_for
 from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
@@ -328,41 +325,6 @@ def _capped(
             message = {**message, "content": content}  # noqa: PLW2901
         capped.append(message)
     return capped
-
-
-def home_overview(stage: Stage, chat_log: conversation.ChatLog) -> Overview | None:
-    """Return the prompt with the home's overview, when its device list is too long.
-
-    Decided from the list, the window and the tool mode alone, so every turn
-    of a conversation decides the same and sends the same system prompt.
-    With tools in the prompt, the search is not offered: in the tool list of
-    a text-mode prompt, small models called the weather and time tools less
-    often, wrote results themselves, or answered without a call. There,
-    Home Assistant's GetLiveContext, with its name, area and domain
-    filters, finds what a request does not name.
-    """
-    system = chat_log.content[0] if chat_log.content else None
-    if not isinstance(system, conversation.SystemContent):
-        return None
-    share = stage.options.get(CONF_DEVICE_LIST_SHARE) or DEFAULT_DEVICE_LIST_SHARE
-    overview = overview_for(
-        stage.hass,
-        system.content,
-        window=context_window(stage),
-        share=int(share),
-        search=not tools_in_prompt(stage),
-    )
-    if overview is not None:
-        chat_log.async_trace(
-            {
-                "chatterbox_home_overview": {
-                    "entities": overview.entities,
-                    "tokens": overview.tokens,
-                    "limit": overview.limit,
-                }
-            }
-        )
-    return overview
 
 
 def context_window(stage: Stage) -> int:

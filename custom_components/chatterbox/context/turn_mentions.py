@@ -25,6 +25,25 @@ from .mentions import MAX_SENTENCE_CHARS, Mentions, find_mentions
 EARLIER_MESSAGES: Final = 3
 
 
+def assist_request(
+    chat_log: conversation.ChatLog,
+) -> tuple[llm.APIInstance, conversation.UserContent] | None:
+    """Return the turn's API and the user's message, for an agent with Assist.
+
+    None without the Assist API, which reads and acts on the home, or when
+    the turn's last message is not the user's.
+    """
+    api = chat_log.llm_api
+    said = chat_log.content[-1] if chat_log.content else None
+    if (
+        api is None
+        or llm.LLM_API_ASSIST not in api.api.id.split("|")
+        or not isinstance(said, conversation.UserContent)
+    ):
+        return None
+    return api, said
+
+
 def turn_mentions(
     hass: HomeAssistant, chat_log: conversation.ChatLog, *, request: bool = False
 ) -> Mentions:
@@ -36,14 +55,9 @@ def turn_mentions(
     Home Assistant's intents take it, when the words name no area. Request
     says the message asks for a change, which may refer back.
     """
-    api = chat_log.llm_api
-    said = chat_log.content[-1] if chat_log.content else None
-    if (
-        api is None
-        or llm.LLM_API_ASSIST not in api.api.id.split("|")
-        or not isinstance(said, conversation.UserContent)
-    ):
+    if (request_of := assist_request(chat_log)) is None:
         return Mentions()
+    api, said = request_of
     devices = dr.async_get(hass)
     satellite = (
         devices.async_get(api.llm_context.device_id)

@@ -24,6 +24,7 @@ from homeassistant.util import language as language_util
 
 from ..const import LOGGER
 from ..lang.text import word_list
+from .targets import TIMER_INTENTS
 
 # The intents whose handlers only read: a state, a temperature, the weather,
 # the clock, the timers, the shopping list. Their names are Home Assistant's
@@ -42,32 +43,29 @@ _READS: Final = frozenset(
 # device, a list or a timer, or speak on other satellites. The names are in
 # the components' intent.py, written out: importing a component for its
 # constant would load it.
-_CHANGES: Final = frozenset(
-    {
-        intent.INTENT_TURN_ON,
-        intent.INTENT_TURN_OFF,
-        intent.INTENT_TOGGLE,
-        intent.INTENT_SET_POSITION,
-        intent.INTENT_STOP_MOVING,
-        intent.INTENT_BROADCAST,
-        intent.INTENT_START_TIMER,
-        intent.INTENT_CANCEL_TIMER,
-        intent.INTENT_CANCEL_ALL_TIMERS,
-        intent.INTENT_INCREASE_TIMER,
-        intent.INTENT_DECREASE_TIMER,
-        intent.INTENT_PAUSE_TIMER,
-        intent.INTENT_UNPAUSE_TIMER,
-    }
-) | word_list(
-    "HassOpenCover HassCloseCover HassLightSet HassFanSetSpeed "
-    "HassClimateSetTemperature HassClimateSetFanMode HassHumidifierMode "
-    "HassHumidifierSetpoint HassMediaPause HassMediaUnpause HassMediaNext "
-    "HassMediaPrevious HassSetVolume HassSetVolumeRelative "
-    "HassMediaPlayerMute HassMediaPlayerUnmute HassMediaSearchAndPlay "
-    "HassVacuumStart HassVacuumReturnToBase HassVacuumCleanArea "
-    "HassLawnMowerStartMowing HassLawnMowerDock HassListAddItem "
-    "HassListCompleteItem HassListRemoveItem HassShoppingListAddItem "
-    "HassShoppingListCompleteItem"
+_CHANGES: Final = (
+    frozenset(
+        {
+            intent.INTENT_TURN_ON,
+            intent.INTENT_TURN_OFF,
+            intent.INTENT_TOGGLE,
+            intent.INTENT_SET_POSITION,
+            intent.INTENT_STOP_MOVING,
+            intent.INTENT_BROADCAST,
+        }
+    )
+    | (TIMER_INTENTS - {intent.INTENT_TIMER_STATUS})
+    | word_list(
+        "HassOpenCover HassCloseCover HassLightSet HassFanSetSpeed "
+        "HassClimateSetTemperature HassClimateSetFanMode HassHumidifierMode "
+        "HassHumidifierSetpoint HassMediaPause HassMediaUnpause HassMediaNext "
+        "HassMediaPrevious HassSetVolume HassSetVolumeRelative "
+        "HassMediaPlayerMute HassMediaPlayerUnmute HassMediaSearchAndPlay "
+        "HassVacuumStart HassVacuumReturnToBase HassVacuumCleanArea "
+        "HassLawnMowerStartMowing HassLawnMowerDock HassListAddItem "
+        "HassListCompleteItem HassListRemoveItem HassShoppingListAddItem "
+        "HassShoppingListCompleteItem"
+    )
 )
 # The longest message recognised. A spoken request is a sentence or two; a
 # longer text is no intent's sentence, and the recognizer's time grows with it.

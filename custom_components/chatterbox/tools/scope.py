@@ -31,6 +31,7 @@ from ..context.mentions import (
     known_names,
     same_word,
 )
+from ..context.turn_mentions import assist_request
 from ..lang import word_set
 from ..lang.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
 from ..lang.text import words_in
@@ -145,14 +146,9 @@ def turn_scope(
         if options.get(CONF_CONFIRM, True)
         else ()
     )
-    api = chat_log.llm_api
-    said = chat_log.content[-1] if chat_log.content else None
-    if (
-        api is None
-        or llm.LLM_API_ASSIST not in api.api.id.split("|")
-        or not isinstance(said, conversation.UserContent)
-    ):
+    if (request_of := assist_request(chat_log)) is None:
         return None
+    api, said = request_of
     language = api.llm_context.language or "en"
     return request_scope(hass, said.content, mentions, language, sensitive)
 

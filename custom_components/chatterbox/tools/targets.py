@@ -60,7 +60,7 @@ _OPAQUE_DOMAINS: Final = frozenset(
 _LATER_COMMAND: Final = "conversation_command"
 # Intents that act on a satellite's timers, not on devices: their name and
 # area find a timer ("cancel the timers in the hallway" leaves its lock be).
-_TIMER_INTENTS: Final = frozenset(
+TIMER_INTENTS: Final = frozenset(
     {
         intent.INTENT_START_TIMER,
         intent.INTENT_CANCEL_TIMER,
@@ -159,7 +159,7 @@ def _intent_targets(
     constraints = _constraints(
         slots, llm_context.assistant, handler.platforms, allow_duplicate_names=True
     )
-    if intent_type in _TIMER_INTENTS or not constraints.has_constraints:
+    if intent_type in TIMER_INTENTS or not constraints.has_constraints:
         return set()
     result = intent.async_match_targets(hass, constraints)
     return {state.entity_id for state in result.states}

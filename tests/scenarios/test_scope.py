@@ -6,7 +6,10 @@ door?". Each story runs a real Home Assistant, the agent, the openai SDK and
 the scripted server, with the calls made natively and written as text.
 """
 
+from collections.abc import AsyncGenerator
+from functools import partial
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
 from homeassistant.setup import async_setup_component
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import (
     CONF_MAX_ITERATIONS,
@@ -35,6 +39,7 @@ PRINTER = "switch.printer"
 PORCH = "light.porch_light"
 KITCHEN = "light.kitchen_light"
 HEATER = "switch.heater"
+SHOPPING = "todo.shopping_list"
 UNLOCK = Call("HassTurnOff", {"name": "Front door"})
 
 pytestmark = pytest.mark.usefixtures("loaded_entry", "home")
@@ -322,3 +327,44 @@ async def _switch_on(hass: HomeAssistant, entity_id: str) -> str:
         domain, "turn_on", {"entity_id": entity_id}, blocking=True
     )
     return state(hass, entity_id)
+
+
+@pytest.fixture
+async def shopping_list(hass: HomeAssistant, home: None) -> AsyncGenerator[None]:
+    """Add Home Assistant's shopping list, empty, exposed; remove its file after.
+
+    The list keeps its items in a file of the configuration folder, which the
+    test harness shares between tests.
+    """
+    kept = Path(hass.config.path(".shopping_list.json"))
+    await hass.async_add_executor_job(partial(kept.unlink, missing_ok=True))
+    entry = MockConfigEntry(domain="shopping_list")
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, SHOPPING, should_expose=True)
+    yield
+    await hass.async_add_executor_job(partial(kept.unlink, missing_ok=True))
+
+
+@pytest.mark.usefixtures("shopping_list")
+async def test_an_item_that_names_a_room_goes_on_the_list(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, object]
+) -> None:
+    """User puts "clean the kitchen" on "my list"; it goes on the shopping list.
+
+    The words name the kitchen only inside the item, and not the list, which
+    is in no room: the list is no change outside the request, and nothing in
+    the kitchen changes.
+    """
+    add = Call(
+        "HassListAddItem", {"item": "clean the kitchen", "name": "Shopping List"}
+    )
+    llm_server.reply(calls(agent_data, add), Text("I added it to your shopping list."))
+
+    result = await say(hass, "Put clean the kitchen on my list")
+
+    assert heard(result) == "I added it to your shopping list."
+    assert state(hass, SHOPPING) == "1"
+    assert state(hass, KITCHEN) == "off"
+    assert traced("chatterbox_not_requested") == []

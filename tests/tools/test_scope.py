@@ -299,6 +299,50 @@ async def test_a_change_outside_the_scope_is_refused_and_traced(
     ]
 
 
+@pytest.mark.parametrize(
+    ("said", "args"),
+    [
+        # The kitchen is the item's, not a room the list is in.
+        ("Add clean the kitchen to my list", {"item": "clean the kitchen"}),
+        ("Put fix the hall lamp on my tasks", {"item": "Fix the hall lamp"}),
+        ("Tell everyone the kitchen is tidy", {"message": "The kitchen is tidy"}),
+    ],
+)
+async def test_targets_said_in_a_calls_own_text_hold_no_list_back(
+    hass: HomeAssistant, said: str, args: dict[str, str]
+) -> None:
+    """User adds an item that names a room: the list is no change outside it.
+
+    The words name the kitchen (or the hall lamp) only inside what the call
+    adds or says, so the call on a list that is in no room runs.
+    """
+    scope = scope_of(hass, said)
+    assert scope is not None
+    to_do = Reach(frozenset({"todo.tasks"}), frozenset())
+
+    assert scope.review(FreeTool(), args, to_do) is None
+
+
+async def test_a_calls_own_text_that_does_not_say_the_targets_is_refused(
+    hass: HomeAssistant,
+) -> None:
+    """User asks for the kitchen light; an item added to a list is refused.
+
+    The item says nothing of the kitchen light: the list is outside what the
+    words name, as before.
+    """
+    scope = scope_of(hass, "Turn off the kitchen light")
+    assert scope is not None
+    to_do = Reach(frozenset({"todo.tasks"}), frozenset())
+
+    refused = scope.review(FreeTool(), {"item": "buy milk"}, to_do)
+    in_part = scope.review(FreeTool(), {"item": "the kitchen"}, to_do)
+
+    assert refused is not None
+    assert refused.data["error"] == "NotRequested"
+    assert in_part is not None
+
+
 async def test_a_change_whose_reach_cannot_be_told_is_refused(
     hass: HomeAssistant,
 ) -> None:

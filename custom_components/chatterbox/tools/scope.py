@@ -14,7 +14,7 @@ or, with no area named, when it is of a kind named. Words that name nothing
 them as it will, and its sensitive calls are asked about as ever.
 """
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -44,6 +44,18 @@ from .targets import Reach, named_action, runs_script
 
 # The most devices a refusal names: a call on a whole floor reaches hundreds.
 MAX_NAMED: Final = 10
+# The arguments of Home Assistant's intents that are the user's own text (a
+# list's item, a broadcast's message, what to play), not a target.
+_FREE_TEXT: Final = ("item", "message", "search_query")
+
+
+def _within(name: Sequence[str], words: Sequence[str]) -> bool:
+    """Tell whether a name's words stand in a text's words, in a row."""
+    size = len(name)
+    return bool(size) and any(
+        tuple(words[start : start + size]) == tuple(name)
+        for start in range(len(words) - size + 1)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +109,7 @@ class Scope:
         too, but for one the request names. A call whose reach cannot be told
         may act anywhere: only a script the request names may run so.
         """
-        if only_reads(tool):
+        if only_reads(tool) or self._said_in(args):
             return None
         if reached is None:
             action = named_action(tool, args)
@@ -118,6 +130,37 @@ class Scope:
             else "what this call would act on"
         )
         return error_result("NotRequested", NOT_REQUESTED.format(names=names))
+
+    def _said_in(self, args: Mapping[str, Any]) -> bool:
+        """Tell whether every target the words named is said in a call's own text.
+
+        "Add clean the kitchen to my list" names the kitchen inside the item
+        the call adds: the words name no target then, and the list is no
+        change outside them.
+        """
+        texts = [
+            words_in(text[:MAX_SENTENCE_CHARS])
+            for slot in _FREE_TEXT
+            if isinstance(text := args.get(slot), str)
+        ]
+        if not texts:
+            return False
+        areas = ar.async_get(self.hass)
+        targets: list[list[str]] = [
+            [area.name, *area.aliases]
+            for area_id in self.areas
+            if (area := areas.async_get_area(area_id)) is not None
+        ]
+        targets += [
+            known_names(self.hass, state)
+            for entity_id in self.named
+            if (state := self.hass.states.get(entity_id)) is not None
+        ]
+        targets += [[word] for word in self.said]
+        return bool(targets) and all(
+            any(_within(words_in(name), words) for name in names for words in texts)
+            for names in targets
+        )
 
     def _of_kind(self, entity_id: str) -> bool:
         """Tell whether an entity is of a kind named: by domain, or by its name."""

@@ -351,20 +351,19 @@ async def shopping_list(hass: HomeAssistant, home: None) -> AsyncGenerator[None]
 async def test_an_item_that_names_a_room_goes_on_the_list(
     hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, object]
 ) -> None:
-    """User puts "clean the kitchen" on "my list"; it goes on the shopping list.
+    """User puts "tidy the office" on "my list"; it goes on the shopping list.
 
-    The words name the kitchen only inside the item, and not the list, which
+    The words name the office only inside the item, and not the list, which
     is in no room: the list is no change outside the request, and nothing in
-    the kitchen changes.
+    the office changes.
     """
-    add = Call(
-        "HassListAddItem", {"item": "clean the kitchen", "name": "Shopping List"}
-    )
+    add = Call("HassListAddItem", {"item": "tidy the office", "name": "Shopping List"})
     llm_server.reply(calls(agent_data, add), Text("I added it to your shopping list."))
 
-    result = await say(hass, "Put clean the kitchen on my list")
+    result = await say(hass, "Put tidy the office on my list")
 
     assert heard(result) == "I added it to your shopping list."
     assert state(hass, SHOPPING) == "1"
-    assert state(hass, KITCHEN) == "off"
+    assert state(hass, DESK_LAMP) == "off"
+    assert state(hass, PRINTER) == "off"
     assert traced("chatterbox_not_requested") == []

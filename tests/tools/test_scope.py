@@ -302,8 +302,8 @@ async def test_a_change_outside_the_scope_is_refused_and_traced(
 @pytest.mark.parametrize(
     ("said", "args"),
     [
-        # The kitchen is the item's, not a room the list is in.
-        ("Add clean the kitchen to my list", {"item": "clean the kitchen"}),
+        # The hall is the item's, not a room the list is in.
+        ("Add vacuum the hall to my list", {"item": "vacuum the hall"}),
         ("Put fix the hall lamp on my tasks", {"item": "Fix the hall lamp"}),
         ("Tell everyone the kitchen is tidy", {"message": "The kitchen is tidy"}),
     ],
@@ -313,7 +313,7 @@ async def test_targets_said_in_a_calls_own_text_hold_no_list_back(
 ) -> None:
     """User adds an item that names a room: the list is no change outside it.
 
-    The words name the kitchen (or the hall lamp) only inside what the call
+    The words name the hall (or the hall lamp, or the kitchen) only inside what the call
     adds or says, so the call on a list that is in no room runs.
     """
     scope = scope_of(hass, said)

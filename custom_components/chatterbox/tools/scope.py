@@ -134,7 +134,7 @@ class Scope:
     def _said_in(self, args: Mapping[str, Any]) -> bool:
         """Tell whether every target the words named is said in a call's own text.
 
-        "Add clean the kitchen to my list" names the kitchen inside the item
+        "Put tidy the office on my list" names the office inside the item
         the call adds: the words name no target then, and the list is no
         change outside them.
         """

@@ -2,6 +2,7 @@
 
 from dataclasses import replace
 
+import probatio
 import pytest
 
 from homeassistant.components import conversation
@@ -84,6 +85,17 @@ def home(ha_core: HomeAssistant) -> None:
         )
         hass.states.async_set(entity_id, "on", {"friendly_name": name})
         async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
+
+
+class TextTool(FreeTool):
+    """A tool that takes a list's item and a message, as Assist's list tools do."""
+
+    def __init__(self) -> None:
+        """Declare the texts."""
+        super().__init__()
+        self.parameters = probatio.Schema(
+            {probatio.Optional("item"): str, probatio.Optional("message"): str}
+        )
 
 
 def scope_of(hass: HomeAssistant, said: str) -> Scope | None:
@@ -320,7 +332,25 @@ async def test_targets_said_in_a_calls_own_text_hold_no_list_back(
     assert scope is not None
     to_do = Reach(frozenset({"todo.tasks"}), frozenset())
 
-    assert scope.review(FreeTool(), args, to_do) is None
+    assert scope.review(TextTool(), args, to_do) is None
+
+
+async def test_a_text_the_tool_does_not_take_is_no_way_past_the_scope(
+    hass: HomeAssistant,
+) -> None:
+    """User asks for the hall lamp; the model unlocks the door with a "message".
+
+    The message says the hall lamp, but the tool takes no message: the unlock
+    is refused as before.
+    """
+    scope = scope_of(hass, "Turn off the hall lamp")
+    assert scope is not None
+    door = Reach(frozenset({"lock.front_door"}), frozenset())
+
+    refused = scope.review(FreeTool(), {"message": "the hall lamp"}, door)
+
+    assert refused is not None
+    assert refused.data["error"] == "NotRequested"
 
 
 async def test_a_calls_own_text_that_does_not_say_the_targets_is_refused(
@@ -335,8 +365,8 @@ async def test_a_calls_own_text_that_does_not_say_the_targets_is_refused(
     assert scope is not None
     to_do = Reach(frozenset({"todo.tasks"}), frozenset())
 
-    refused = scope.review(FreeTool(), {"item": "buy milk"}, to_do)
-    in_part = scope.review(FreeTool(), {"item": "the kitchen"}, to_do)
+    refused = scope.review(TextTool(), {"item": "buy milk"}, to_do)
+    in_part = scope.review(TextTool(), {"item": "the kitchen"}, to_do)
 
     assert refused is not None
     assert refused.data["error"] == "NotRequested"

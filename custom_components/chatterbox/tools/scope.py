@@ -109,7 +109,7 @@ class Scope:
         too, but for one the request names. A call whose reach cannot be told
         may act anywhere: only a script the request names may run so.
         """
-        if only_reads(tool) or self._said_in(args):
+        if only_reads(tool) or self._said_in(tool, args):
             return None
         if reached is None:
             action = named_action(tool, args)
@@ -131,17 +131,20 @@ class Scope:
         )
         return error_result("NotRequested", NOT_REQUESTED.format(names=names))
 
-    def _said_in(self, args: Mapping[str, Any]) -> bool:
+    def _said_in(self, tool: llm.Tool, args: Mapping[str, Any]) -> bool:
         """Tell whether every target the words named is said in a call's own text.
 
         "Put tidy the office on my list" names the office inside the item
         the call adds: the words name no target then, and the list is no
-        change outside them.
+        change outside them. Only a text the tool takes counts: a model that
+        adds a "message" to an unlock gets no way past the scope.
         """
+        schema = getattr(tool.parameters, "schema", None)
+        takes = {str(key) for key in schema} if isinstance(schema, Mapping) else set()
         texts = [
             words_in(text[:MAX_SENTENCE_CHARS])
             for slot in _FREE_TEXT
-            if isinstance(text := args.get(slot), str)
+            if slot in takes and isinstance(text := args.get(slot), str)
         ]
         if not texts:
             return False

@@ -11,7 +11,6 @@ are the states before with the expected changes, and nothing else changed.
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-import re
 from typing import Any
 
 from homeassistant.components import conversation
@@ -29,10 +28,8 @@ from .dataset_home import (
 )
 from .proxy import RecordingProxy
 from .report import CaseRecord, TurnRecord
-from .turns import async_say, async_warm_up, speech_of, too_long
+from .turns import YES_QUESTION, async_say, async_warm_up, speech_of, too_long
 
-# A question for a yes, as Chatterbox asks it in English (translations/en.json).
-YES_QUESTION = re.compile(r"Do you want me to (.+)\?\s*$")
 YES = "Yes"
 
 

@@ -30,7 +30,6 @@ import logging
 import os
 from pathlib import Path
 import platform
-import re
 import sys
 import time
 from typing import Any
@@ -87,6 +86,7 @@ from .report import (
 from .turns import (
     TURN_TIMEOUT,
     WARM_UP,
+    YES_QUESTION,
     async_say,
     async_warm_up,
     speech_of,
@@ -124,8 +124,6 @@ SERVER = (
 RUNTIME = "built for this CPU" if SERVER else "the xllamacpp wheel"
 # A prompt cache saved by one server is not for the other.
 SLOT_SUFFIX = "-built.slot" if SERVER else ".slot"
-# Chatterbox's question for a yes, in English (translations/en.json).
-YES_QUESTION = re.compile(r"Do you want me to (.+)\?\s*$")
 PROBE_TIMEOUT = 300.0
 
 

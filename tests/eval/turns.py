@@ -3,6 +3,7 @@
 import asyncio
 from collections.abc import Callable
 import os
+import re
 import time
 from typing import Any
 
@@ -22,6 +23,8 @@ TURN_TIMEOUT = float(os.environ.get("EVAL_TURN_TIMEOUT", "45"))
 # device and no user, Chatterbox takes a request for an automation's and refuses
 # what needs a yes (its default); core asks no one either way.
 SATELLITE = "eval0kitchen0satellite"
+# Chatterbox's question for a yes, in English (translations/en.json).
+YES_QUESTION = re.compile(r"Do you want me to (.+)\?\s*$")
 # A prompt's first turn reads the whole of it (instructions, devices, tools):
 # untimed, and not a case.
 COLD_TIMEOUT = 600.0

@@ -102,8 +102,8 @@ def _setters(state: Round) -> list[str]:
 
     Home Assistant names an integration's intent tools after its domain
     (fan__HassFanSetSpeed); of those, the ones that take more than targets.
-    A small model that switched the fan on for "the fan to 50 percent" finds
-    the tool it missed when the note names it.
+    A small model that only switched a device on is more likely to make the
+    call it missed when the note names the tool.
     """
     assert state.command is not None  # noqa: S101  # _settled says so
     targets = (*state.command.parts, *(state.tally.acted_on or ()))
@@ -202,8 +202,8 @@ def _claim(state: Round) -> Finding | None:
     assert state.command is not None  # noqa: S101  # _answered says so
     if not claims_done(state.answer or "", state.command.language):
         return None
-    # Naming what the request names gets a small model to make the call it
-    # skipped ("and the bedroom too"), as the parts note does.
+    # Naming what the request names helps a small model make the call it
+    # skipped, as the parts note does.
     parts = state.command.parts
     named = (
         CLAIM_NAMED.format(names=call_names(state.chat_log.hass, parts))

@@ -78,7 +78,7 @@ class CalculateTool(SkillTool):
                 "arithmetic such as (3 + 4) * 2, 2**8 or sqrt(2).",
             )
         # One unit beside arithmetic is no conversion: small models fill a
-        # unit in where none is meant ("15% of 80", to "°C"). Beside a bare
+        # unit in where none is meant ("(3 + 4) * 2", to "°C"). Beside a bare
         # value, it is a conversion short of its other unit.
         if (from_unit is None and to_unit is None) or (
             not (from_unit and to_unit) and not _is_value(expression)

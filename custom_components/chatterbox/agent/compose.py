@@ -40,6 +40,12 @@ async def async_compose(  # noqa: C901  # one case for each way a turn ends
 ) -> None:
     """End the turn as the decision says, or raise the error the user hears."""
     match ending:
+        case Answered(said) if said:
+            # The chat log ends on the refusals of the round's repeats. Not
+            # streamed: a voice pipeline spoke these words as they came.
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.AssistantContent(agent_id=stage.agent_id, content=said)
+            )
         case Answered():
             pass  # the model's answer is the chat log's last message
         case AskUser():

@@ -7,7 +7,7 @@ from homeassistant.components import conversation
 
 from ..const import LOGGER
 from ..tools.command import Command
-from ..tools.guard import ToolTally
+from ..tools.guard import ToolTally, answer_beside_repeats
 from ..tools.statements import StateWords
 from ..wire.stream import StreamStats
 from .answer_checks import CHECKS, MAX_STATES_SAID, answer_of, last_call_failed
@@ -56,7 +56,9 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         return Fail("content_filtered")
     # A response with nothing in it did not get done, whatever waits.
     spoke = bool(stats.content_chars or stats.tool_calls)
-    results = bool(left and spoke and chat_log.unresponded_tool_results)
+    # Words beside calls that only repeated calls that ran are the answer.
+    beside = answer_beside_repeats(chat_log) if spoke else ""
+    results = bool(left and spoke and chat_log.unresponded_tool_results and not beside)
     state = Round(
         chat_log,
         stats,
@@ -66,7 +68,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         left,
         told,
         read,
-        answer=None if results else answer_of(chat_log),
+        answer=None if results else beside or answer_of(chat_log),
         words=words,
         note=note,
     )
@@ -77,7 +79,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         # in circles (a repeat, failures, a change refused for good).
         return RunAgain(final=tally.answer_now)
     if stats.content_chars:
-        return Answered()
+        return Answered(beside)
     if not stats.tool_calls:
         LOGGER.warning(
             "The model answered nothing to say (finish reason %s)", stats.finish_reason

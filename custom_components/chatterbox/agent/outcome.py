@@ -13,6 +13,10 @@ from homeassistant.helpers import llm
 class Answered:
     """The answer is in the chat log."""
 
+    said: str = ""
+    """The answer to say once more, when the chat log ends on the refusals of
+    the calls its round repeated (guard.answer_beside_repeats)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RunAgain:

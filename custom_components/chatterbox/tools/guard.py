@@ -16,6 +16,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, llm
 
 from ..const import LOGGER
+from ..lang.text import sentences
 from ..prompts import (
     FAILED,
     NOT_ASKED_FOR,
@@ -396,3 +397,25 @@ def refused_repeats(content: Iterable[conversation.Content]) -> frozenset[str]:
         and item.result.error
         and item.result.data.get("error") == REPEATED_CALL
     )
+
+
+def answer_beside_repeats(chat_log: conversation.ChatLog) -> str:
+    """Return a round's answer when its only calls were refused as repeats.
+
+    A small model often answers and, in the same response, makes again a
+    call that ran already. The repeat reads nothing new, so its words are
+    the answer, when they end a sentence: another round would only cost the
+    user the time to say them again. Words cut off ("The light is") wait
+    for the model's answer.
+    """
+    for refused, item in enumerate(reversed(chat_log.content)):
+        if isinstance(item, conversation.AssistantContent):
+            said = sentences(item.content or "") if refused else []
+            return (item.content or "") if said and said[-1].end else ""
+        if not (
+            isinstance(item, conversation.ToolResultContent)
+            and item.result.error
+            and item.result.data.get("error") == REPEATED_CALL
+        ):
+            return ""
+    return ""

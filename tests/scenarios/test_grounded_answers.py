@@ -516,6 +516,33 @@ async def test_the_second_part_follows_a_repeat_of_the_first(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_words_beside_a_repeat_are_the_answer(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks for two things; the model does both, then answers and repeats one.
+
+    The repeat is refused, and its words are the answer: the user hears
+    them without waiting for another request, and the chat log ends on
+    them, after the refusal.
+    """
+    llm_server.reply(
+        TURN_ON_LIGHT,
+        ToolCalls([Call("HassTurnOff", {"name": "Pond pump"})]),
+        ToolCalls(
+            [Call("HassTurnOff", {"name": "Pond pump"})],
+            content="The kitchen light is on and the pond pump is off.",
+        ),
+    )
+
+    result = await ask(hass, "Turn on the kitchen light and turn off the pond pump")
+
+    assert speech(result) == "The kitchen light is on and the pond pump is off."
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert hass.states.get("switch.pond_pump").state == "off"
+    assert len(llm_server.chat_requests) == 3
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
 @pytest.mark.parametrize(
     ("request_", "replies", "words"),
     [
@@ -893,3 +920,87 @@ async def test_an_answer_to_a_question_says_how_things_are_and_is_no_claim(
 
     assert speech(result) == "The kitchen light is switched off."
     assert len(llm_server.chat_requests) == 1
+
+
+@pytest.fixture
+async def two_rooms(ha_core: HomeAssistant) -> None:
+    """Build a kitchen and a study, each with a light; the study has a heater.
+
+    The lights start off, the heater on; all are exposed to Assist.
+    """
+    rooms = {"kitchen": "Kitchen", "study": "Study"}
+    assert await async_setup_component(
+        ha_core,
+        "input_boolean",
+        {
+            "input_boolean": {
+                **{f"{room}_power": {} for room in rooms},
+                "study_heater": {"name": "Study heater", "initial": True},
+            }
+        },
+    )
+
+    def light(room: str, name: str) -> dict[str, Any]:
+        power = {"target": {"entity_id": f"input_boolean.{room}_power"}}
+        return {
+            "name": f"{name} light",
+            "unique_id": f"{room}_light",
+            "state": f"{{{{ is_state('input_boolean.{room}_power', 'on') }}}}",
+            "turn_on": [{"action": "input_boolean.turn_on", **power}],
+            "turn_off": [{"action": "input_boolean.turn_off", **power}],
+        }
+
+    assert await async_setup_component(
+        ha_core,
+        "template",
+        {"template": [{"light": [light(*room) for room in rooms.items()]}]},
+    )
+    await ha_core.async_block_till_done()
+    areas = ar.async_get(ha_core)
+    entities = er.async_get(ha_core)
+    for room, name in rooms.items():
+        area_id = areas.async_create(name).id
+        for entity_id in (f"light.{room}_light", f"input_boolean.{room}_heater"):
+            if entities.async_get(entity_id) is not None:
+                entities.async_update_entity(entity_id, area_id=area_id)
+    for entity_id in ("light.kitchen_light", "light.study_light"):
+        async_expose_entity(ha_core, conversation.DOMAIN, entity_id, should_expose=True)
+    for room in rooms:
+        async_expose_entity(
+            ha_core,
+            conversation.DOMAIN,
+            f"input_boolean.{room}_power",
+            should_expose=False,
+        )
+    async_expose_entity(
+        ha_core, conversation.DOMAIN, "input_boolean.study_heater", should_expose=True
+    )
+
+
+@pytest.mark.usefixtures("loaded_entry", "two_rooms")
+async def test_a_room_said_after_a_request_means_the_same_kind_there(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User turns on the kitchen light, then says "now the study as well".
+
+    The model claims the study light is on without a call. It is told
+    that nothing changed, and which device the request means there: the
+    study's light, the kind asked for before, not its heater. It calls the
+    tool, and the light is on; the heater stays as it was.
+    """
+    llm_server.reply(TURN_ON_LIGHT, Text("The kitchen light is on."))
+    before = await ask(hass, "Turn on the kitchen light")
+    llm_server.reply(
+        Text("The study light has been turned on."),
+        ToolCalls([Call("HassTurnOn", {"name": "Study light"})]),
+        Text("The study light is on as well."),
+    )
+
+    result = await ask(hass, "Now the study as well", before.conversation_id)
+
+    assert speech(result) == "The study light is on as well."
+    assert hass.states.get("light.study_light").state == "on"
+    assert hass.states.get("input_boolean.study_heater").state == "on"
+    told = llm_server.chat_requests[3]["messages"][-1]["content"]
+    assert "no tool call did it" in told
+    assert "call the tool for Study light;" in told

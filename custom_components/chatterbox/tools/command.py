@@ -7,16 +7,17 @@ when the model answers:
 - every part the request names is acted on: each entity it names, and in each
   area it names on its own (no entity it names is there), the area's exposed
   devices of the domains the request names, or of every domain that switches
-  on and off when it names none. "Switch off everything in the kitchen"
-  means the kitchen's lights, switches, fans and media players; "the lights
-  in the kitchen and the hall" the lights of both.
+  on and off when it says "everything". "Switch off everything in the
+  kitchen" means the kitchen's lights, switches, fans and media players;
+  "the lights in the kitchen and the hall" the lights of both; "now the
+  hall as well", after the kitchen light, the hall's lights.
 A part left over gets the model one more round, naming it.
 
 The words for kinds of devices are data, one entry per domain, in the
 languages of the question words (questions.py).
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import math
 from typing import Any, Final
@@ -30,7 +31,13 @@ from homeassistant.helpers import (
 )
 
 from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
-from ..context.mentions import Mentions, area_of, known_names, name_of
+from ..context.mentions import (
+    Mentions,
+    area_of,
+    find_mentions,
+    known_names,
+    name_of,
+)
 from ..lang import word_set
 from ..lang.kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS, kinds_named
 from ..lang.numbers import FIGURE, NUMBER, as_number, is_figure
@@ -91,7 +98,15 @@ def command_for(
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,
         # What an earlier message named is for the model to read: which of it
         # the request means ("turn it off") is the model's to tell.
-        parts=request_parts(hass, said.content, mentions, language)
+        parts=request_parts(
+            hass,
+            said.content,
+            mentions,
+            language,
+            carried=_kinds_before(hass, chat_log, language)
+            if mentions.areas and not mentions.named and not mentions.of_kinds
+            else frozenset(),
+        )
         if every_part and not mentions.earlier
         else (),
         asked_about=mentions.entities if question else (),
@@ -105,6 +120,27 @@ def command_for(
     )
 
 
+def _kinds_before(
+    hass: HomeAssistant, chat_log: conversation.ChatLog, language: str
+) -> frozenset[str]:
+    """Return the kinds of devices the user's message before this one acted on.
+
+    A request that names only an area goes on with the request before it:
+    "now the hall as well", after the kitchen light, asks for the hall's
+    lights, not for everything there. Read the same way as this message, so
+    it holds in every language the kind words do.
+    """
+    earlier = [
+        c for c in chat_log.content[:-1] if isinstance(c, conversation.UserContent)
+    ]
+    if not earlier:
+        return frozenset()
+    sentence = earlier[-1].content
+    before = find_mentions(hass, sentence, language=language)
+    parts = request_parts(hass, sentence, before, language)
+    return frozenset(entity_id.split(".", 1)[0] for entity_id in parts)
+
+
 def left_over(command: Command, acted_on: frozenset[str] | None) -> list[str]:
     """Return the parts no call has acted on; none when that cannot be told."""
     if acted_on is None:
@@ -113,12 +149,18 @@ def left_over(command: Command, acted_on: frozenset[str] | None) -> list[str]:
 
 
 def request_parts(
-    hass: HomeAssistant, sentence: str, mentions: Mentions, language: str
+    hass: HomeAssistant,
+    sentence: str,
+    mentions: Mentions,
+    language: str,
+    *,
+    carried: Collection[str] = frozenset(),
 ) -> tuple[str, ...]:
     """Return the entities a request names to act on.
 
     None when it takes something out ("everything but the fridge"): which
     named device is meant to stay as it is cannot be told from the words.
+    Carried holds the kinds (domains) that areas named without one mean.
     """
     words = set(words_in(sentence))
     if not word_set(language, "besides").isdisjoint(words):
@@ -138,7 +180,7 @@ def request_parts(
     kinds = words.difference(words_in(" ".join(_names_named(hass, mentions))))
     everything = not word_set(language, "everything").isdisjoint(kinds)
     domains = kinds_named(kinds, language) or (
-        SWITCHED_DOMAINS if everything else set()
+        SWITCHED_DOMAINS if everything else set(carried)
     )
     by_area = [
         entity_id

@@ -18,6 +18,7 @@ from homeassistant.util.unit_system import (
     US_CUSTOMARY_SYSTEM,
     UnitSystem,
 )
+from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
 from tests.helpers.common import MODELS
 from tests.helpers.llm_server import LLMServer
@@ -480,3 +481,35 @@ async def test_skill_left_unselected_is_off(
     assert result["error"] is False
     offered = offered_tools(llm_server.chat_requests[0])
     assert not [name for name in offered if "chatterbox" in name]
+
+
+@pytest.mark.usefixtures("weather", "loaded_entry")
+async def test_a_place_nobody_knows_brings_the_homes_forecast(
+    hass: HomeAssistant, llm_server: LLMServer, aioclient_mock: AiohttpClientMocker
+) -> None:
+    """User asks about tomorrow's weather; the model names a place that is none.
+
+    Open-Meteo knows no such place. The error comes with the home's weather
+    and its daily forecast, tomorrow included: what the user asked about.
+    """
+    aioclient_mock.get(
+        "https://geocoding-api.open-meteo.com/v1/search",
+        json={"generationtime_ms": 0.4},
+    )
+
+    result = await call_tool(
+        hass,
+        llm_server,
+        "What will the weather be tomorrow?",
+        "chatterbox__weather_at_place",
+        {"place": "my town", "days": 2},
+    )
+
+    assert result["error"] is True
+    data = result["data"]
+    assert data["error"] == "UnknownPlace"
+    assert data["home_weather"]["current"]["condition"] == "rain"
+    assert [day["date"] for day in data["home_weather"]["forecast"]] == [
+        _day(0).strftime("today, %a %Y-%m-%d"),
+        _day(1).strftime("tomorrow, %a %Y-%m-%d"),
+    ]

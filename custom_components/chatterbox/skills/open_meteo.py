@@ -6,20 +6,30 @@ are fixed; only the place name and numbers come from the model. Answers are
 kept for 10 minutes.
 """
 
+from contextlib import suppress
 from datetime import date, timedelta
 from typing import Any, Final, override
 
 import probatio
 
-from homeassistant.const import UnitOfTemperature
+from homeassistant.const import ATTR_SUPPORTED_FEATURES, UnitOfTemperature
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from ..lang import base_language
 from ..tools.own import SkillTool, error_result, reads_only
 from .cache import TimedCache
 from .fetch import ServiceError, async_get_json
-from .home_weather import current_weather, exposed_weather, home_weather, units_of
+from .home_weather import (
+    FORECAST_FEATURES,
+    async_get_forecast,
+    current_weather,
+    exposed_weather,
+    home_weather,
+    units_of,
+    upcoming,
+)
 from .readable import compass, day_label
 from .skill import compact
 
@@ -91,9 +101,13 @@ class WeatherAtPlaceTool(SkillTool):
     )
     parameters = probatio.Schema(
         {
+            # No example place: small models copy an example's value into
+            # their calls, and a question about the weather at home would be
+            # answered with the weather of the example's town.
             probatio.Required(
                 "place",
-                description="Name of the town or region, e.g. Paris or Paris, Texas",
+                description="The town, region or country as the user said it, "
+                "with its state or country when they gave one",
             ): probatio.All(str, probatio.Length(min=2, max=100)),
             probatio.Optional(
                 "days", description=f"Days of forecast (default {DEFAULT_DAYS})"
@@ -126,7 +140,7 @@ class WeatherAtPlaceTool(SkillTool):
         try:
             location = await _async_geocode(hass, place, language)
             if location is None:
-                return _unknown(hass, place, llm_context.assistant)
+                return await _async_unknown(hass, place, days, llm_context)
             forecast = await _async_forecast(hass, location, days, us_units=us_units)
         except ServiceError as err:
             return err.result
@@ -135,27 +149,38 @@ class WeatherAtPlaceTool(SkillTool):
         return llm.ToolResult(data=data)
 
 
-def _unknown(hass: HomeAssistant, place: str, assistant: str) -> llm.ToolResult:
+async def _async_unknown(
+    hass: HomeAssistant, place: str, days: int, llm_context: llm.LLMContext
+) -> llm.ToolResult:
     """Say Open-Meteo knows no such place; with the weather at home, if any.
 
-    Small models pass "outside" or "here" as the place. When a weather entity
-    is exposed, its current weather comes with the error, for a question
-    about the weather here; the error says so, and that it is no place's else.
+    Small models pass "outside", "here" or a placeholder as the place. When a
+    weather entity is exposed, its current weather and its daily forecast
+    come with the error, for a question about the weather here ("and
+    tomorrow?"); the error says so, and that it is no place's else.
     """
     text = (
         f"{SERVICE} knows no place called {place!r}. Ask the user which place "
         "they mean, or try the town's name alone, or 'Town, Country'."
     )
-    if not (exposed := exposed_weather(hass, assistant)):
+    if not (exposed := exposed_weather(hass, llm_context.assistant)):
         return error_result("UnknownPlace", text)
     state = home_weather(hass, exposed)
     home: dict[str, Any] = {"current": current_weather(state), "units": units_of(state)}
+    features = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+    if features & FORECAST_FEATURES["daily"]:
+        # Without its forecast, the current weather still answers "now".
+        with suppress(HomeAssistantError):
+            forecast = await async_get_forecast(
+                hass, state.entity_id, "daily", llm_context
+            )
+            home["forecast"] = upcoming(forecast, "daily", {"days": days})
     return llm.ToolResult(
         data={
             "error": "UnknownPlace",
             "error_text": f"{text} If the user asked about the weather here, at "
             f"home or outside, home_weather is it, from {state.name}; it is no "
-            "other place's weather. For its forecast use weather_forecast.",
+            "other place's weather.",
             "home_weather": home,
         },
         error=True,

@@ -5,40 +5,37 @@ user exposed to the assistant, through the weather.get_forecasts action.
 chatterbox__weather_at_place (open_meteo.py) covers any named place.
 """
 
-from datetime import timedelta
-from typing import Any, Final, cast, override
+from typing import Any, Final, override
 
 import probatio
 
 from homeassistant.components.weather.const import (
     DOMAIN as WEATHER_DOMAIN,
-    SERVICE_GET_FORECASTS,
-    WeatherEntityFeature,
 )
 from homeassistant.const import (
-    ATTR_ENTITY_ID,
     ATTR_SUPPORTED_FEATURES,
     STATE_UNAVAILABLE,
     STATE_UNKNOWN,
 )
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
-from homeassistant.util import dt as dt_util
 
 from ..tools.own import SkillTool, error_result, reads_only
-from .home_weather import current_weather, exposed_weather, home_weather, units_of
+from .home_weather import (
+    DEFAULT_DAYS,
+    DEFAULT_HOURS,
+    FORECAST_FEATURES,
+    async_get_forecast,
+    current_weather,
+    exposed_weather,
+    home_weather,
+    units_of,
+    upcoming,
+)
 from .open_meteo import WeatherAtPlaceTool
-from .readable import compass, condition, day_label, hour_label, local_time
-from .skill import Skill, compact
+from .skill import Skill
 
-FORECAST_FEATURES: Final = {
-    "daily": WeatherEntityFeature.FORECAST_DAILY,
-    "hourly": WeatherEntityFeature.FORECAST_HOURLY,
-    "twice_daily": WeatherEntityFeature.FORECAST_TWICE_DAILY,
-}
-DEFAULT_DAYS: Final = 3
 MAX_DAYS: Final = 10
-DEFAULT_HOURS: Final = 12
 MAX_HOURS: Final = 48
 
 
@@ -120,11 +117,11 @@ class WeatherForecastTool(SkillTool):
                 f"{', '.join(supported) or 'none, only the current weather'}.",
             )
         else:
-            forecast = await _async_get_forecast(
+            forecast = await async_get_forecast(
                 hass, state.entity_id, kind, llm_context
             )
             data["forecast_type"] = kind
-            data["forecast"] = _upcoming(forecast, kind, arguments)
+            data["forecast"] = upcoming(forecast, kind, arguments)
         if name is None and len(exposed) > 1:
             data["other_weather_entities"] = [s.name for s in exposed if s is not state]
         return llm.ToolResult(data=data)
@@ -141,81 +138,6 @@ def _named(hass: HomeAssistant, exposed: list[State], name: str) -> State | None
         states=exposed,
     )
     return result.states[0] if result.is_match else None
-
-
-async def _async_get_forecast(
-    hass: HomeAssistant, entity_id: str, kind: str, llm_context: llm.LLMContext
-) -> list[dict[str, Any]]:
-    """Ask the entity for its forecast through weather.get_forecasts."""
-    response = await hass.services.async_call(
-        WEATHER_DOMAIN,
-        SERVICE_GET_FORECASTS,
-        {"type": kind, ATTR_ENTITY_ID: entity_id},
-        blocking=True,
-        context=llm_context.context,
-        return_response=True,
-    )
-    by_entity = cast("dict[str, dict[str, Any]]", response)
-    return list(by_entity[entity_id]["forecast"])
-
-
-def _upcoming(
-    forecast: list[dict[str, Any]], kind: str, arguments: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """Keep what is still ahead, as many entries as asked, in words."""
-    now = dt_util.now()
-    if kind == "hourly":
-        count = int(arguments.get("hours", DEFAULT_HOURS))
-    else:
-        days = int(arguments.get("days", DEFAULT_DAYS))
-        count = days * 2 if kind == "twice_daily" else days
-    entries: list[dict[str, Any]] = []
-    for entry in forecast:
-        moment = local_time(entry.get("datetime"))
-        if moment is None:
-            continue
-        if kind == "hourly":
-            if moment < now - timedelta(hours=1):
-                continue
-            entries.append(
-                compact(
-                    {
-                        "time": hour_label(moment),
-                        "condition": condition(entry.get("condition")),
-                        "temperature": entry.get("temperature"),
-                        **_shared(entry),
-                    }
-                )
-            )
-        elif moment.date() >= now.date():
-            part = entry.get("is_daytime")
-            entries.append(
-                compact(
-                    {
-                        "date": day_label(moment.date(), now.date()),
-                        "part": None if part is None else ("day" if part else "night"),
-                        "condition": condition(entry.get("condition")),
-                        "high": entry.get("temperature"),
-                        "low": entry.get("templow"),
-                        **_shared(entry),
-                    }
-                )
-            )
-        if len(entries) == count:
-            break
-    return entries
-
-
-def _shared(entry: dict[str, Any]) -> dict[str, Any]:
-    """Return the values every kind of forecast entry may carry."""
-    return {
-        "feels_like": entry.get("apparent_temperature"),
-        "precipitation": entry.get("precipitation"),
-        "precipitation_probability": entry.get("precipitation_probability"),
-        "humidity": entry.get("humidity"),
-        "wind_speed": entry.get("wind_speed"),
-        "wind_direction": compass(entry.get("wind_bearing")),
-    }
 
 
 WEATHER: Final = Skill(

@@ -92,6 +92,19 @@ async def errors_in(hass: HomeAssistant, language: str) -> AsyncIterator[None]:
         raise spoken from err
 
 
+async def async_say_phrase(
+    chat_log: conversation.ChatLog,
+    agent_id: str,
+    language: str,
+    key: str,
+    **placeholders: str,
+) -> str:
+    """End the answer with the agent's own sentence of key; return the sentence."""
+    sentence = await async_phrase(chat_log.hass, language, key, **placeholders)
+    await async_say(chat_log, agent_id, sentence)
+    return sentence
+
+
 async def async_say(chat_log: conversation.ChatLog, agent_id: str, text: str) -> None:
     """Add the agent's own sentence to the chat log as the answer's last words.
 

@@ -104,11 +104,18 @@ FINAL_NOTE: Final = (
 # An answer that says something was done when no call did it.
 CLAIM_NOTE: Final = (
     "Note: you said something was done, but no tool call did it in this turn, "
-    "so nothing changed now. If the user asked for it now, call the tool"
-    "{named}; otherwise tell the user what was and was not done."
+    "so nothing changed now. {then}"
 )
-CLAIM_NAMED: Final = " for {names}"
-"""The claim note's part that names what the request names, when it does."""
+CLAIM_UNNAMED: Final = (
+    "If the user asked for it now, call the tool; otherwise tell the user what "
+    "was and was not done."
+)
+"""What the claim note asks, when the request names nothing to act on."""
+CLAIM_NAMED: Final = (
+    "The user asked for {names}: call the tool for {them} now, then answer."
+)
+"""What the claim note asks, when the request names what to act on: as the
+parts note does, without a way out that a small model takes."""
 
 # A question answered with nothing but a question, before any tool ran.
 ASKED_BACK_NOTE: Final = (

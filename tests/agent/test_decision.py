@@ -12,6 +12,7 @@ from custom_components.chatterbox.agent.decision import decide
 from custom_components.chatterbox.agent.outcome import (
     Answered,
     AskUser,
+    Decision,
     Fail,
     NotFound,
     NothingDone,
@@ -19,7 +20,11 @@ from custom_components.chatterbox.agent.outcome import (
     StatesAnswer,
 )
 from custom_components.chatterbox.lang.wording import Action, Deed
-from custom_components.chatterbox.prompts import CLAIM_NOTE, MADE_UP_NOTE
+from custom_components.chatterbox.prompts import (
+    CLAIM_NOTE,
+    CLAIM_UNNAMED,
+    MADE_UP_NOTE,
+)
 from custom_components.chatterbox.tools.command import Command
 from custom_components.chatterbox.tools.confirm import PendingCall
 from custom_components.chatterbox.tools.guard import REPEATED_CALL, ToolTally
@@ -309,7 +314,7 @@ def answered(chat_log: conversation.ChatLog, *answers: str) -> conversation.Chat
             ToolTally(),
             3,
             set(),
-            RunAgain(CLAIM_NOTE.format(named=""), "claim"),
+            RunAgain(CLAIM_NOTE.format(then=CLAIM_UNNAMED), "claim"),
             id="claim-once",
         ),
         pytest.param(
@@ -508,13 +513,37 @@ async def test_a_number_asked_for_is_set(
         assert "asked for 20" in decision.note
 
 
-async def test_the_last_round_never_runs_again(hass: HomeAssistant) -> None:
-    """With words and results on the last round, the turn ends answered."""
+@pytest.mark.parametrize(
+    ("result", "expected"),
+    [
+        (REPEAT, Answered("The kitchen light is on.")),
+        (DONE, Fail("out_of_steps")),
+    ],
+    ids=["beside-a-refused-repeat", "beside-a-result"],
+)
+async def test_the_last_round_never_runs_again(
+    hass: HomeAssistant, result: llm.ToolResult, expected: Decision
+) -> None:
+    """Words and a call on the last round end the turn, never in another round.
+
+    Words beside a refused repeat are the answer, said once more after the
+    refusal; beside a result the model never reads, the agent's own
+    sentence: Home Assistant reads the answer from the chat log's last
+    message, which would be the result.
+    """
     chat_log = log_of(hass, DONE)
+    chat_log.content += [
+        conversation.AssistantContent(
+            AGENT,
+            "The kitchen light is on.",
+            tool_calls=[llm.ToolInput("HassTurnOn", {}, "call_last")],
+        ),
+        conversation.ToolResultContent(AGENT, "call_last", "HassTurnOn", result),
+    ]
 
-    decision = decide(spoke(8, 1), ToolTally(), chat_log, tools=TOOLS, left=0)
+    decision = decide(spoke(24, 1), ToolTally(), chat_log, tools=TOOLS, left=0)
 
-    assert decision == Answered()
+    assert decision == expected
 
 
 @pytest.mark.usefixtures("loaded_entry")

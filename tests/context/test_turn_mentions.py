@@ -3,6 +3,7 @@
 import pytest
 
 from custom_components.chatterbox.context.turn_mentions import refers_back
+from custom_components.chatterbox.lang.text import words_in
 
 
 @pytest.mark.parametrize(
@@ -21,7 +22,7 @@ from custom_components.chatterbox.context.turn_mentions import refers_back
 )
 def test_a_word_that_refers_back_is_found(sentence: str, language: str) -> None:
     """A pronoun, "too" or "again", in the conversation's language or English."""
-    assert refers_back(sentence, language)
+    assert refers_back(words_in(sentence), language)
 
 
 @pytest.mark.parametrize(
@@ -39,4 +40,4 @@ def test_a_request_that_refers_to_nothing_before(sentence: str, language: str) -
     The Polish "to" ("it") is the English "to", and counts only in Polish;
     a word that is also an article ("la") counts in no language.
     """
-    assert not refers_back(sentence, language)
+    assert not refers_back(words_in(sentence), language)

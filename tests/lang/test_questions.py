@@ -11,6 +11,7 @@ from custom_components.chatterbox.lang.questions import (
     asks_to_be_shown,
     read_question,
 )
+from custom_components.chatterbox.lang.text import clauses, words_in
 
 
 @pytest.mark.parametrize(
@@ -113,7 +114,7 @@ def test_a_request_for_an_example_is_no_request_for_a_change(
     said: str, language: str, *, shown: bool
 ) -> None:
     """An example or an explanation asked for, in the language or English."""
-    assert asks_to_be_shown(said, language) is shown
+    assert asks_to_be_shown(words_in(said), language) is shown
 
 
 @pytest.mark.parametrize(
@@ -133,7 +134,7 @@ def test_the_words_say_when_they_are_unsure(
     said: str, language: str, *, sure: bool
 ) -> None:
     """Home Assistant's sentences are asked only where the words are unsure."""
-    assert read_question(said, language)[1] is sure
+    assert read_question(clauses(said), language)[1] is sure
 
 
 @pytest.mark.parametrize(

@@ -320,7 +320,8 @@ async def test_a_claim_without_a_call_gets_one_more_round(
     }
     assert corrected[-1]["role"] == "user"
     assert "no tool call did it" in corrected[-1]["content"]
-    assert "call the tool for Kitchen light;" in corrected[-1]["content"]
+    assert "call the tool for it now, then answer" in corrected[-1]["content"]
+    assert "The user asked for Kitchen light" in corrected[-1]["content"]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -1003,4 +1004,4 @@ async def test_a_room_said_after_a_request_means_the_same_kind_there(
     assert hass.states.get("input_boolean.study_heater").state == "on"
     told = llm_server.chat_requests[3]["messages"][-1]["content"]
     assert "no tool call did it" in told
-    assert "call the tool for Study light;" in told
+    assert "The user asked for Study light: call the tool for it now" in told

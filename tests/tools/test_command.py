@@ -8,6 +8,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 
 from custom_components.chatterbox.context.mentions import find_mentions
+from custom_components.chatterbox.lang.text import words_in
 from custom_components.chatterbox.tools.command import (
     Command,
     call_names,
@@ -81,7 +82,9 @@ async def test_the_parts_of_a_request(
 ) -> None:
     """Named devices; an area's devices of the kinds named, or all that switch."""
     assert sorted(
-        request_parts(hass, said, find_mentions(hass, said, language="en"), "en")
+        request_parts(
+            hass, words_in(said), find_mentions(hass, said, language="en"), "en"
+        )
     ) == sorted(parts)
 
 

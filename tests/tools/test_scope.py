@@ -20,6 +20,8 @@ from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.context.mentions import find_mentions
+from custom_components.chatterbox.context.message import read_message
+from custom_components.chatterbox.lang.text import words_in
 from custom_components.chatterbox.tools.scope import (
     MAX_NAMED,
     Scope,
@@ -100,7 +102,8 @@ class TextTool(FreeTool):
 
 def scope_of(hass: HomeAssistant, said: str) -> Scope | None:
     """Return the scope of a sentence, as a turn finds it."""
-    return request_scope(hass, said, find_mentions(hass, said, language="en"), "en")
+    mentions = find_mentions(hass, said, language="en")
+    return request_scope(hass, words_in(said), mentions, "en")
 
 
 def covered(hass: HomeAssistant, said: str) -> list[str]:
@@ -254,7 +257,7 @@ async def test_what_a_request_refers_back_to_is_the_scope(
 ) -> None:
     """User refers back: what the message before named is the scope."""
     mentions = replace(find_mentions(hass, earlier, language="en"), earlier=True)
-    found = request_scope(hass, said, mentions, "en")
+    found = request_scope(hass, words_in(said), mentions, "en")
 
     assert found is not None
     assert [e for e in EVERYTHING if found.covers(e)] == sorted(scope)
@@ -427,16 +430,16 @@ async def test_the_turns_scope_is_its_users_message(hass: HomeAssistant) -> None
     assert await async_setup_component(hass, "llm", {})
     chat_log.llm_api = await llm.async_get_api(hass, llm.LLM_API_ASSIST, CONTEXT)
 
-    assert turn_scope(hass, {}, chat_log, mentions) is None
+    assert turn_scope(hass, {}, read_message(chat_log), mentions, "en") is None
 
     chat_log.content.append(conversation.UserContent(said))
-    scope = turn_scope(hass, {}, chat_log, mentions)
+    scope = turn_scope(hass, {}, read_message(chat_log), mentions, "en")
 
     assert scope is not None
     assert scope.covers("light.hall")
     assert not scope.covers("lock.front_door")
     chat_log.llm_api = None
-    assert turn_scope(hass, {}, chat_log, mentions) is None
+    assert turn_scope(hass, {}, read_message(chat_log), mentions, "en") is None
 
 
 @pytest.mark.parametrize(
@@ -459,7 +462,7 @@ async def test_everything_of_an_area_is_no_sensitive_device_of_it(
     Its name, or the word for its kind, still reach it.
     """
     mentions = find_mentions(hass, said, language="en")
-    scope = request_scope(hass, said, mentions, "en", DEFAULT_KINDS)
+    scope = request_scope(hass, words_in(said), mentions, "en", DEFAULT_KINDS)
     assert scope is not None
 
     assert scope.covers("lock.front_door") is front_door

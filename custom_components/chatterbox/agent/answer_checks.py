@@ -22,6 +22,7 @@ from ..prompts import (
     ASKED_BACK_NOTE,
     CLAIM_NAMED,
     CLAIM_NOTE,
+    CLAIM_UNNAMED,
     FAILED_AGAIN_NOTE,
     FIGURES_NOTE,
     MADE_UP_NOTE,
@@ -37,6 +38,7 @@ from ..tools.names import tool_resolver
 from ..tools.statements import contradictions
 from ..wire.arguments import parse_tool_arguments
 from ..wire.text_calls.described import described_calls
+from .answer import last_call_failed, tools_ran
 from .checks import Check, Finding, Round, stands
 from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer
 
@@ -205,12 +207,15 @@ def _claim(state: Round) -> Finding | None:
     # Naming what the request names helps a small model make the call it
     # skipped, as the parts note does.
     parts = state.command.parts
-    named = (
-        CLAIM_NAMED.format(names=call_names(state.chat_log.hass, parts))
+    then = (
+        CLAIM_NAMED.format(
+            names=call_names(state.chat_log.hass, parts),
+            them="it" if len(parts) == 1 else "them",
+        )
         if parts
-        else ""
+        else CLAIM_UNNAMED
     )
-    return Finding({"answer": state.answer}, {"named": named})
+    return Finding({"answer": state.answer}, {"then": then})
 
 
 def _claims_apply(state: Round) -> bool:
@@ -389,40 +394,7 @@ CHECKS: Final = (
 )
 
 
-def answer_of(chat_log: conversation.ChatLog) -> str:
-    """Return the words of the round's answer; none when it ended otherwise."""
-    answer = chat_log.content[-1]
-    if isinstance(answer, conversation.AssistantContent):
-        return answer.content or ""
-    return ""
-
-
 def asks_back(answer: str) -> bool:
     """Tell whether an answer is one question and nothing else."""
     said = sentences(answer[:_MAX_ASKED_BACK], clauses=True)
     return len(said) == 1 and said[0].asks
-
-
-def tools_ran(chat_log: conversation.ChatLog) -> bool:
-    """Tell whether a tool call has a result in the turn."""
-    for content in reversed(chat_log.content):
-        if isinstance(content, conversation.ToolResultContent):
-            return True
-        if isinstance(content, conversation.UserContent):
-            break
-    return False
-
-
-def last_call_failed(chat_log: conversation.ChatLog) -> bool:
-    """Tell whether the turn's last tool call that ran failed.
-
-    A refused repeat says nothing of the call: the call it repeats ran.
-    """
-    for content in reversed(chat_log.content):
-        if isinstance(content, conversation.ToolResultContent):
-            if content.result.data.get("error") == REPEATED_CALL:
-                continue
-            return content.result.error
-        if isinstance(content, conversation.UserContent):
-            break
-    return False

@@ -12,7 +12,7 @@ from homeassistant.components import conversation
 
 from ..const import CONF_ANSWER_NOT_FOUND
 from ..context.in_view import async_said_states
-from ..phrases import async_phrase, async_say
+from ..phrases import async_say_phrase
 from ..server.errors import user_error
 from ..tools.confirm import async_ask_for_yes
 from .outcome import (
@@ -63,8 +63,8 @@ async def async_compose(  # noqa: C901  # one case for each way a turn ends
         case NotFound(names) if stage.options.get(CONF_ANSWER_NOT_FOUND, True):
             # Not an error: the home has no such device.
             chat_log.async_trace({"chatterbox_not_found": {"names": list(names)}})
-            await _async_say_phrase(
-                stage, chat_log, language, "not_found", names=", ".join(names)
+            await async_say_phrase(
+                chat_log, stage.agent_id, language, "not_found", names=", ".join(names)
             )
         case NotFound():
             raise user_error("could_not")
@@ -73,32 +73,24 @@ async def async_compose(  # noqa: C901  # one case for each way a turn ends
                 {"chatterbox_states_answer": {"entities": list(entity_ids)}}
             )
             states = await async_said_states(stage.hass, entity_ids, language)
-            await _async_say_phrase(
-                stage, chat_log, language, "states_now", states=states
+            await async_say_phrase(
+                chat_log, stage.agent_id, language, "states_now", states=states
             )
         case NothingDone():
             # The model's claim stays in the history; the last words say that
             # it was not so.
-            await _async_say_phrase(stage, chat_log, language, "nothing_done")
+            await async_say_phrase(chat_log, stage.agent_id, language, "nothing_done")
         case NotSet(values):
-            await _async_say_phrase(
-                stage, chat_log, language, "values_not_set", values=", ".join(values)
+            await async_say_phrase(
+                chat_log,
+                stage.agent_id,
+                language,
+                "values_not_set",
+                values=", ".join(values),
             )
         case NotRead():
-            await _async_say_phrase(stage, chat_log, language, "not_read")
+            await async_say_phrase(chat_log, stage.agent_id, language, "not_read")
         case Fail(key):
             raise user_error(key)
         case _:
             assert_never(ending)
-
-
-async def _async_say_phrase(
-    stage: Stage,
-    chat_log: conversation.ChatLog,
-    language: str,
-    key: str,
-    **placeholders: str,
-) -> None:
-    """End the turn with the agent's own sentence, in the conversation's language."""
-    sentence = await async_phrase(stage.hass, language, key, **placeholders)
-    await async_say(chat_log, stage.agent_id, sentence)

@@ -7,10 +7,11 @@ from homeassistant.components import conversation
 
 from ..const import LOGGER
 from ..tools.command import Command
-from ..tools.guard import ToolTally, answer_beside_repeats
+from ..tools.guard import ToolTally
 from ..tools.statements import StateWords
 from ..wire.stream import StreamStats
-from .answer_checks import CHECKS, MAX_STATES_SAID, answer_of, last_call_failed
+from .answer import answer_of, last_call_failed
+from .answer_checks import CHECKS, MAX_STATES_SAID
 from .checks import Round, run_checks
 from .outcome import (
     Answered,
@@ -57,8 +58,9 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
     # A response with nothing in it did not get done, whatever waits.
     spoke = bool(stats.content_chars or stats.tool_calls)
     # Words beside calls that only repeated calls that ran are the answer.
-    beside = answer_beside_repeats(chat_log) if spoke else ""
-    results = bool(left and spoke and chat_log.unresponded_tool_results and not beside)
+    said = answer_of(chat_log) if spoke else ""
+    ends_on_results = chat_log.unresponded_tool_results
+    results = bool(left and spoke and ends_on_results and not said)
     state = Round(
         chat_log,
         stats,
@@ -68,7 +70,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         left,
         told,
         read,
-        answer=None if results else beside or answer_of(chat_log),
+        answer=None if results else said,
         words=words,
         note=note,
     )
@@ -78,8 +80,10 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         # The model reads its results; with no tools when it is going round
         # in circles (a repeat, failures, a change refused for good).
         return RunAgain(final=tally.answer_now)
-    if stats.content_chars:
-        return Answered(beside)
+    if stats.content_chars and not ends_on_results:
+        return Answered()
+    if said:
+        return Answered(said)  # the chat log ends on the refused repeats
     if not stats.tool_calls:
         LOGGER.warning(
             "The model answered nothing to say (finish reason %s)", stats.finish_reason

@@ -20,7 +20,7 @@ from homeassistant.components import conversation
 
 from ..const import CONF_MAX_ITERATIONS, CONF_SPEECH, DEFAULT_MAX_ITERATIONS
 from ..tools.confirm import confirmed_calls
-from ..tools.guard import ToolGuard, ToolTally, async_make_calls, guard_tools
+from ..tools.guard import ToolGuard, ToolTally, guard_tools
 from ..tools.statements import async_state_words
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
@@ -49,7 +49,9 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
     """Answer the turn in the chat log, or raise the error the user hears."""
     # RECEIVE_INPUT: the user's message is in the chat log; what it asks and
     # what the turn is held to are read once.
-    plan = await async_prepare(stage, chat_log, structure=structure, attended=attended)
+    plan = await async_prepare(
+        stage, chat_log, structure=structure, attended=attended, language=language
+    )
     with guard_tools(
         chat_log,
         plan.confirmation,
@@ -58,9 +60,6 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         scope=plan.scope,
         changes=plan.changes,
     ) as guard:
-        # TOOL_EXECUTION of the calls the user's yes answered, through the guard.
-        calls = confirmed_calls(plan.confirmation)
-        await async_make_calls(chat_log, stage.agent_id, calls)
         note_states(
             stage,
             chat_log,
@@ -77,32 +76,43 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
             structure=structure,
             language=language,
         )
-        # LLM_INFERENCE → TOOL_DECISION → TOOL_EXECUTION → RESULT_AGGREGATION,
-        # round after round, until one ends the turn.
-        ending = await _async_rounds(stage, chat_log, turn, guard, usage)
+        # TOOL_EXECUTION → LLM_INFERENCE → TOOL_DECISION → TOOL_EXECUTION →
+        # RESULT_AGGREGATION, round after round, until one ends the turn; the
+        # first round starts with the calls the user's yes answered.
+        first = RunAgain(calls=tuple(confirmed_calls(plan.confirmation)))
+        ending = await _async_rounds(stage, chat_log, turn, guard, usage, first=first)
         # RESPONSE_COMPOSITION
         await async_compose(stage, chat_log, ending, plan, language)
     # OUTPUT: the answer is the chat log's last message, for the caller.
 
 
-async def _async_rounds(
+async def _async_rounds(  # noqa: PLR0913  # each a separate input
     stage: Stage,
     chat_log: conversation.ChatLog,
     turn: Turn,
     guard: ToolGuard | None,
     usage: TurnUsage,
+    *,
+    first: RunAgain,
 ) -> Ending:
     """Run rounds until one comes to something other than RunAgain."""
-    decision: Decision = RunAgain()
+    decision: Decision = first
     number = 0
     told: set[str] = set()
     while isinstance(decision, RunAgain):
         number += 1
         if decision.why is not None:
             told.add(decision.why)
-        # TOOL_EXECUTION of the calls the answer before described in words,
-        # through the guard, before the model reads their results.
-        await async_make_calls(chat_log, stage.agent_id, decision.calls)
+        # TOOL_EXECUTION of the calls the user's yes answered, or that the
+        # answer before described in words: the chat log hands them to the
+        # guard like any call, and the model reads their results.
+        if decision.calls:
+            async for _result in chat_log.async_add_assistant_content(
+                conversation.AssistantContent(
+                    agent_id=stage.agent_id, tool_calls=list(decision.calls)
+                )
+            ):
+                pass
         # A model told to answer now would call again until the last round:
         # minutes on a local server.
         left = 0 if decision.final else turn.rounds - number

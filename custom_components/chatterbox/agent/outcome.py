@@ -15,7 +15,7 @@ class Answered:
 
     said: str = ""
     """The answer to say once more, when the chat log ends on the refusals of
-    the calls its round repeated (guard.answer_beside_repeats)."""
+    the calls its round repeated (answer.answer_of)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from homeassistant.components import conversation
 
 from ..const import CONF_DEVICE_LIST_SHARE, DEFAULT_DEVICE_LIST_SHARE
 from ..context.mentions import Mentions
+from ..context.message import read_message
 from ..context.overview import Overview, overview_for
 from ..context.turn_mentions import turn_mentions
 from ..skills.finder import FindDevicesTool
@@ -56,33 +57,43 @@ async def async_prepare(
     *,
     structure: dict[str, Any] | None,
     attended: bool,
+    language: str,
 ) -> Plan:
-    """Read the user's message in the chat log once, for the whole turn."""
+    """Read the user's message in the chat log once, for the whole turn.
+
+    In the turn's language, which the user's input gives: Home Assistant
+    gives the API's context none for an AI Task.
+    """
+    # A home too large to list gets an overview, and the tool to find the rest
+    # when the server reads calls natively (see home_overview below).
+    overview = home_overview(stage, chat_log)
     hass = stage.hass
     options = stage.options
     # A question asked in the turn before lives for this turn only, whatever
     # becomes of it.
     pending = stage.conversations.pending.pop(chat_log.conversation_id, None)
-    confirmation = confirmation_for(hass, options, chat_log, pending, attended=attended)
+    confirmation = confirmation_for(
+        hass, options, chat_log, pending, language, attended=attended
+    )
+    message = read_message(chat_log)
     # An answer to the agent's own question ("Do it") asks nothing.
     state_question = (
-        await async_state_question_for(hass, options, chat_log)
+        await async_state_question_for(hass, options, message, language)
         if pending is None
         else None
     )
     # A request for a change may refer back ("turn it off again").
     mentions = turn_mentions(
-        hass, chat_log, request=pending is None and state_question is None
+        hass, message, language, request=pending is None and state_question is None
     )
     # An AI Task's answer is data, not a claim to check.
     command = (
-        command_for(hass, options, chat_log, mentions, question=bool(state_question))
+        command_for(
+            hass, options, message, mentions, language, question=bool(state_question)
+        )
         if stage.conversational and structure is None
         else None
     )
-    # A home too large to list gets an overview, and the tool to find the rest
-    # when the server reads calls natively (see home_overview below).
-    overview = home_overview(stage, chat_log)
     return Plan(
         pending,
         confirmation,
@@ -91,7 +102,7 @@ async def async_prepare(
         command,
         overview,
         # A change to what the words did not name is refused (tools/scope.py).
-        turn_scope(hass, options, chat_log, mentions),
+        turn_scope(hass, options, message, mentions, language),
         (FindDevicesTool(),) if overview is not None and overview.search else (),
         # An example or an explanation asked for changes nothing, even when
         # the model makes or writes the call of its example (a question: see

@@ -79,6 +79,9 @@ class Mentions:
     """Whether the sentence names kinds of devices, which in_areas keeps to."""
     earlier: bool = False
     """Named by an earlier message, which this one refers back to."""
+    carried: frozenset[str] = frozenset()
+    """The kinds (domains) that the areas named mean, when the sentence names
+    no device nor kind: those the user's message before acted on."""
 
     @property
     def entities(self) -> tuple[str, ...]:
@@ -98,6 +101,20 @@ class Mentions:
             e for e in self.entities if e.split(".", 1)[0] in READ_ONLY_DOMAINS
         )
 
+    @property
+    def acted_kinds(self) -> frozenset[str]:
+        """Return the kinds (domains) of what the sentence names to act on.
+
+        The devices named, and those of the areas when it names their kinds;
+        not what only reports, nor a name that several devices share.
+        """
+        return frozenset(
+            domain
+            for e in (*self.named, *(self.in_areas if self.of_kinds else ()))
+            if e not in self.shared
+            and (domain := e.split(".", 1)[0]) not in READ_ONLY_DOMAINS
+        )
+
     def __bool__(self) -> bool:
         """Tell whether the sentence names anything."""
         return bool(self.named or self.areas)
@@ -106,7 +123,20 @@ class Mentions:
 def find_mentions(
     hass: HomeAssistant, sentence: str, here: str | None = None, *, language: str
 ) -> Mentions:
-    """Return the exposed entities, and the areas, that a sentence names.
+    """Return the exposed entities, and the areas, that a sentence names."""
+    return mentions_in(
+        hass, words_in(sentence[:MAX_SENTENCE_CHARS]), here, language=language
+    )
+
+
+def mentions_in(
+    hass: HomeAssistant,
+    sentence: Sequence[str],
+    here: str | None = None,
+    *,
+    language: str,
+) -> Mentions:
+    """Return the exposed entities, and the areas, that a sentence's words name.
 
     A name that stands inside a longer one is part of it: "guest room fan"
     names the Guest room fan, not the Guest Room, nor every "Fan". A name
@@ -115,7 +145,7 @@ def find_mentions(
     devices not told apart (Mentions.shared). The kinds of devices it names
     are read in the words of its language.
     """
-    words = Sentence(words_in(sentence[:MAX_SENTENCE_CHARS]))
+    words = Sentence(tuple(sentence))
     if not words.words:
         return Mentions()
     area_spans = _said_areas(hass, words)

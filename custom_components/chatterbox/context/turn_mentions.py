@@ -8,44 +8,29 @@ nearest that named anything, of the last few). Only a request for a change:
 the wrong devices would be an answer to something not asked. What comes from
 an earlier message is for the model to read, never a part the request is
 held to (tools/command.py): which of it "it" means is the model's to tell.
+
+A request that names only areas goes on with the kinds of devices that the
+message before acted on ("now the hall as well", after the kitchen light):
+those are the parts it is held to there, its lights, not everything in it.
 """
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Final
 
-from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr, llm
+from homeassistant.helpers import device_registry as dr
 
 from ..lang import word_set
-from ..lang.text import words_in
-from .mentions import MAX_SENTENCE_CHARS, Mentions, find_mentions
-
-# How many earlier user messages are read for what a request refers back to.
-EARLIER_MESSAGES: Final = 3
-
-
-def assist_request(
-    chat_log: conversation.ChatLog,
-) -> tuple[llm.APIInstance, conversation.UserContent] | None:
-    """Return the turn's API and the user's message, for an agent with Assist.
-
-    None without the Assist API, which reads and acts on the home, or when
-    the turn's last message is not the user's.
-    """
-    api = chat_log.llm_api
-    said = chat_log.content[-1] if chat_log.content else None
-    if (
-        api is None
-        or llm.LLM_API_ASSIST not in api.api.id.split("|")
-        or not isinstance(said, conversation.UserContent)
-    ):
-        return None
-    return api, said
+from .mentions import Mentions, mentions_in
+from .message import Message
 
 
 def turn_mentions(
-    hass: HomeAssistant, chat_log: conversation.ChatLog, *, request: bool = False
+    hass: HomeAssistant,
+    message: Message | None,
+    language: str,
+    *,
+    request: bool = False,
 ) -> Mentions:
     """Return what the user's message of this turn names, or refers back to.
 
@@ -53,36 +38,34 @@ def turn_mentions(
     nothing is looked up for one without it. A name that several devices
     share is the one in the area of the satellite the user speaks to, as
     Home Assistant's intents take it, when the words name no area. Request
-    says the message asks for a change, which may refer back.
+    says the message asks for a change, which may refer back, and whose
+    areas said alone go on with the kinds of the request before: "now the
+    hall as well", after the kitchen light, means the hall's lights.
     """
-    if (request_of := assist_request(chat_log)) is None:
+    if message is None or not message.assist:
         return Mentions()
-    api, said = request_of
-    devices = dr.async_get(hass)
-    satellite = (
-        devices.async_get(api.llm_context.device_id)
-        if api.llm_context.device_id
-        else None
-    )
+    device_id = message.api.llm_context.device_id
+    satellite = dr.async_get(hass).async_get(device_id) if device_id else None
     here = satellite.area_id if satellite is not None else None
-    language = api.llm_context.language or "en"
-    found = find_mentions(hass, said.content, here, language=language)
-    if found or not request or not refers_back(said.content, language):
+    back = request and refers_back(message.words, language)
+    found = mentions_in(hass, message.words, here, language=language)
+    if request and message.earlier and found.areas and not found.named:
+        before = mentions_in(hass, message.earlier[-1], here, language=language)
+        found = replace(
+            found, carried=frozenset() if found.of_kinds else before.acted_kinds
+        )
+    if found or not back:
         return found
-    earlier = [
-        c for c in chat_log.content[:-1] if isinstance(c, conversation.UserContent)
-    ]
-    for message in reversed(earlier[-EARLIER_MESSAGES:]):
-        if before := find_mentions(hass, message.content, here, language=language):
+    for words in reversed(message.earlier):
+        if before := mentions_in(hass, words, here, language=language):
             return replace(before, earlier=True)
     return found
 
 
-def refers_back(sentence: str, language: str) -> bool:
-    """Tell whether a sentence has a word that refers to what was said before.
+def refers_back(words: Iterable[str], language: str) -> bool:
+    """Tell whether a sentence's words refer to what was said before.
 
     In the conversation's language or in English (lang/words): the Polish
     "to" ("it") is the English "to".
     """
-    words = words_in(sentence[:MAX_SENTENCE_CHARS])
     return not word_set(language, "back").isdisjoint(words)

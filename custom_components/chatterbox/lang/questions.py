@@ -20,24 +20,20 @@ from functools import lru_cache
 from typing import Final
 
 from . import chain, has_words, word_set
-from .text import phrases, sentences, words_in
+from .text import Clause, clauses, phrases
 
 # The longest message read: a question is short.
 MAX_CHARS: Final = 500
 
 
-def read_question(text: str, language: str) -> tuple[bool, bool]:
-    """Tell whether the words ask a question, and whether the words are sure.
+def read_question(said: Sequence[Clause], language: str) -> tuple[bool, bool]:
+    """Tell whether a message's clauses ask a question, and whether the words are sure.
 
     Sure: every sentence opens as a question, or one opens as a request, in
     a language of ours. Not sure: a question mark alone makes a sentence a
-    question, or the language is none of ours.
+    question, or the language is none of ours. The clauses are those of the
+    message's first MAX_CHARS characters.
     """
-    said = [
-        (words, sentence.asks)
-        for sentence in sentences(text[:MAX_CHARS], clauses=True)
-        if (words := words_in(sentence.text))
-    ]
     if not said or any(_polite(words, language) for words, _ in said):
         return False, True
     opened = all(_opens_question(words, language) for words, _ in said)
@@ -47,12 +43,12 @@ def read_question(text: str, language: str) -> tuple[bool, bool]:
 
 def asks_about_state(text: str, language: str) -> bool:
     """Tell whether everything said is a question, none of it a request."""
-    return read_question(text, language)[0]
+    return read_question(clauses(text[:MAX_CHARS]), language)[0]
 
 
-def asks_to_be_shown(text: str, language: str) -> bool:
-    """Tell whether a message asks for an example or an explanation."""
-    return not word_set(language, "showing").isdisjoint(words_in(text[:MAX_CHARS]))
+def asks_to_be_shown(words: Sequence[str], language: str) -> bool:
+    """Tell whether a message's words ask for an example or an explanation."""
+    return not word_set(language, "showing").isdisjoint(words)
 
 
 @lru_cache(maxsize=64)

@@ -55,6 +55,26 @@ def sentences(text: str, *, clauses: bool = False) -> list[Sentence]:
     ]
 
 
+class Clause(NamedTuple):
+    """The words of one clause of a text, and whether it asks."""
+
+    words: tuple[str, ...]
+    asks: bool
+    """It ends with a question mark."""
+
+
+def clauses(text: str) -> tuple[Clause, ...]:
+    """Cut a text into its clauses' words: a semicolon ends one too.
+
+    Clauses without a word are left out.
+    """
+    return tuple(
+        Clause(words, sentence.asks)
+        for sentence in sentences(text, clauses=True)
+        if (words := words_in(sentence.text))
+    )
+
+
 @lru_cache(maxsize=4096)
 def words_in(text: str) -> tuple[str, ...]:
     """Split text into its words, folded for comparison."""

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import math
 from typing import Any, Final
 
-from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
@@ -34,10 +33,10 @@ from ..const import CONF_CHECK_CLAIMS, CONF_EVERY_PART
 from ..context.mentions import (
     Mentions,
     area_of,
-    find_mentions,
     known_names,
     name_of,
 )
+from ..context.message import Message
 from ..lang import word_set
 from ..lang.kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS, kinds_named
 from ..lang.numbers import FIGURE, NUMBER, as_number, is_figure
@@ -74,11 +73,12 @@ class Command:
     (the claims option, which questions keep too)."""
 
 
-def command_for(
+def command_for(  # noqa: PLR0913  # the turn's inputs, each separate
     hass: HomeAssistant,
     options: Mapping[str, Any],
-    chat_log: conversation.ChatLog,
+    message: Message | None,
     mentions: Mentions,
+    language: str,
     *,
     question: bool,
 ) -> Command | None:
@@ -87,12 +87,9 @@ def command_for(
     A question asks for no change: it has no parts, and its answer says how
     things are ("the lamp is switched on"), which is no claim of an action.
     """
-    api = chat_log.llm_api
-    said = chat_log.content[-1]
-    if api is None or not isinstance(said, conversation.UserContent):
+    if message is None:
         return None
     every_part = bool(options.get(CONF_EVERY_PART, True)) and not question
-    language = api.llm_context.language or "en"
     return Command(
         language,
         check_claims=bool(options.get(CONF_CHECK_CLAIMS, True)) and not question,
@@ -100,45 +97,22 @@ def command_for(
         # the request means ("turn it off") is the model's to tell.
         parts=request_parts(
             hass,
-            said.content,
+            message.words,
             mentions,
             language,
-            carried=_kinds_before(hass, chat_log, language)
-            if mentions.areas and not mentions.named and not mentions.of_kinds
-            else frozenset(),
+            carried=mentions.carried,
         )
         if every_part and not mentions.earlier
         else (),
         asked_about=mentions.entities if question else (),
-        values=request_values(hass, said.content, mentions, language)
+        values=request_values(hass, message.text, mentions, language)
         if every_part
         else (),
         question=question,
         reads=() if question else mentions.reporting,
-        changes=not question and not asks_to_be_shown(said.content, language),
+        changes=not question and not asks_to_be_shown(message.words, language),
         checks_statements=bool(options.get(CONF_CHECK_CLAIMS, True)),
     )
-
-
-def _kinds_before(
-    hass: HomeAssistant, chat_log: conversation.ChatLog, language: str
-) -> frozenset[str]:
-    """Return the kinds of devices the user's message before this one acted on.
-
-    A request that names only an area goes on with the request before it:
-    "now the hall as well", after the kitchen light, asks for the hall's
-    lights, not for everything there. Read the same way as this message, so
-    it holds in every language the kind words do.
-    """
-    earlier = [
-        c for c in chat_log.content[:-1] if isinstance(c, conversation.UserContent)
-    ]
-    if not earlier:
-        return frozenset()
-    sentence = earlier[-1].content
-    before = find_mentions(hass, sentence, language=language)
-    parts = request_parts(hass, sentence, before, language)
-    return frozenset(entity_id.split(".", 1)[0] for entity_id in parts)
 
 
 def left_over(command: Command, acted_on: frozenset[str] | None) -> list[str]:
@@ -150,7 +124,7 @@ def left_over(command: Command, acted_on: frozenset[str] | None) -> list[str]:
 
 def request_parts(
     hass: HomeAssistant,
-    sentence: str,
+    said: Sequence[str],
     mentions: Mentions,
     language: str,
     *,
@@ -160,9 +134,10 @@ def request_parts(
 
     None when it takes something out ("everything but the fridge"): which
     named device is meant to stay as it is cannot be told from the words.
-    Carried holds the kinds (domains) that areas named without one mean.
+    Said holds the request's words; carried, the kinds (domains) that areas
+    named without one mean.
     """
-    words = set(words_in(sentence))
+    words = set(said)
     if not word_set(language, "besides").isdisjoint(words):
         return ()
     entities = er.async_get(hass)

@@ -24,7 +24,7 @@ from ..const import (
 )
 from ..lang.answers import is_yes
 from ..lang.wording import Action, say_all
-from ..phrases import async_phrase, async_say
+from ..phrases import async_say_phrase
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
 from .own import error_result
 from .sensitive import DEFAULT_KINDS, sensitive_action
@@ -115,11 +115,12 @@ class Confirmation:
         )
 
 
-def confirmation_for(
+def confirmation_for(  # noqa: PLR0913  # the turn's inputs, each separate
     hass: HomeAssistant,
     options: Mapping[str, Any],
     chat_log: conversation.ChatLog,
     question: Question | None,
+    language: str,
     *,
     attended: bool,
 ) -> Confirmation | None:
@@ -134,9 +135,10 @@ def confirmation_for(
         return None
     llm_context = api.llm_context
     kinds = options.get(CONF_SENSITIVE_KINDS, DEFAULT_KINDS)
+    asked = asked_by(llm_context)
     confirmation = Confirmation(
         lambda tool, args: sensitive_action(hass, tool, args, llm_context, kinds),
-        asked_by(llm_context),
+        asked,
         unattended=not attended,
     )
     if (
@@ -149,7 +151,7 @@ def confirmation_for(
         return confirmation
     answer = chat_log.content[-1]
     if isinstance(answer, conversation.UserContent) and is_yes(
-        answer.content, llm_context.language
+        answer.content, language
     ):
         confirmation.confirmed = list(question.calls)
     else:
@@ -189,8 +191,7 @@ async def async_ask_for_yes(
     In the conversation's language: a yes in it runs the calls.
     """
     actions = say_all([call.action for call in confirmation.held], language)
-    question = await async_phrase(
-        chat_log.hass, language, "confirm_action", action=actions
+    await async_say_phrase(
+        chat_log, agent_id, language, "confirm_action", action=actions
     )
-    await async_say(chat_log, agent_id, question)
     return Question(confirmation.asked, len(chat_log.content), tuple(confirmation.held))

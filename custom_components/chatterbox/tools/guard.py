@@ -16,7 +16,6 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, llm
 
 from ..const import LOGGER
-from ..lang.text import sentences
 from ..prompts import (
     FAILED,
     NOT_ASKED_FOR,
@@ -367,21 +366,6 @@ def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
         chat_log.llm_api = inner
 
 
-async def async_make_calls(
-    chat_log: conversation.ChatLog, agent_id: str, calls: Sequence[llm.ToolInput]
-) -> None:
-    """Make calls the model did not write as calls, through the turn's guard.
-
-    The calls a yes answered, and those an answer described.
-    """
-    if not calls:
-        return
-    async for _result in chat_log.async_add_assistant_content(
-        conversation.AssistantContent(agent_id=agent_id, tool_calls=list(calls))
-    ):
-        pass
-
-
 def refused_repeats(content: Iterable[conversation.Content]) -> frozenset[str]:
     """Return the ids of the calls refused as repeats, which the model is not shown.
 
@@ -397,25 +381,3 @@ def refused_repeats(content: Iterable[conversation.Content]) -> frozenset[str]:
         and item.result.error
         and item.result.data.get("error") == REPEATED_CALL
     )
-
-
-def answer_beside_repeats(chat_log: conversation.ChatLog) -> str:
-    """Return a round's answer when its only calls were refused as repeats.
-
-    A small model often answers and, in the same response, makes again a
-    call that ran already. The repeat reads nothing new, so its words are
-    the answer, when they end a sentence: another round would only cost the
-    user the time to say them again. Words cut off ("The light is") wait
-    for the model's answer.
-    """
-    for refused, item in enumerate(reversed(chat_log.content)):
-        if isinstance(item, conversation.AssistantContent):
-            said = sentences(item.content or "") if refused else []
-            return (item.content or "") if said and said[-1].end else ""
-        if not (
-            isinstance(item, conversation.ToolResultContent)
-            and item.result.error
-            and item.result.data.get("error") == REPEATED_CALL
-        ):
-            return ""
-    return ""

@@ -27,7 +27,8 @@ from homeassistant.helpers import llm
 
 from ..const import CONF_ANSWER_QUESTIONS
 from ..context.in_view import describe_state
-from ..context.mentions import find_mentions
+from ..context.mentions import mentions_in
+from ..context.message import Message
 from ..lang.questions import read_question
 from ..prompts import QUESTION_NOT_COMMAND
 from .intents import async_recognize
@@ -37,25 +38,21 @@ from .targets import reach
 
 
 async def async_state_question_for(
-    hass: HomeAssistant, options: Mapping[str, Any], chat_log: conversation.ChatLog
+    hass: HomeAssistant,
+    options: Mapping[str, Any],
+    message: Message | None,
+    language: str,
 ) -> StateQuestion | None:
     """Return the turn's question about the home; None when it asks for more."""
-    api = chat_log.llm_api
-    said = chat_log.content[-1]
-    if (
-        api is None
-        or not options.get(CONF_ANSWER_QUESTIONS, True)
-        or not isinstance(said, conversation.UserContent)
-    ):
+    if message is None or not options.get(CONF_ANSWER_QUESTIONS, True):
         return None
-    language = api.llm_context.language or "en"
-    question, sure = read_question(said.content, language)
+    question, sure = read_question(message.clauses, language)
     # Home Assistant's sentences cost a few milliseconds a message; they are
     # asked where our words are unsure (a question mark alone, a language we
     # have no words for) about something in the home, as a question about a
     # state names what it asks about.
-    if not sure and find_mentions(hass, said.content, language=language):
-        recognized = await async_recognize(hass, said.content, api.llm_context)
+    if not sure and mentions_in(hass, message.words, language=language):
+        recognized = await async_recognize(hass, message.text, message.api.llm_context)
         question = recognized.reads or (question and not recognized.changes)
     return StateQuestion(hass) if question else None
 

@@ -18,7 +18,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, llm
@@ -31,7 +30,7 @@ from ..context.mentions import (
     known_names,
     same_word,
 )
-from ..context.turn_mentions import assist_request
+from ..context.message import Message
 from ..lang import word_set
 from ..lang.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
 from ..lang.text import words_in
@@ -178,8 +177,9 @@ class Scope:
 def turn_scope(
     hass: HomeAssistant,
     options: Mapping[str, Any],
-    chat_log: conversation.ChatLog,
+    message: Message | None,
     mentions: Mentions,
+    language: str,
 ) -> Scope | None:
     """Return the scope of the user's message of this turn; None if it has none.
 
@@ -192,16 +192,14 @@ def turn_scope(
         if options.get(CONF_CONFIRM, True)
         else ()
     )
-    if (request_of := assist_request(chat_log)) is None:
+    if message is None or not message.assist:
         return None
-    api, said = request_of
-    language = api.llm_context.language or "en"
-    return request_scope(hass, said.content, mentions, language, sensitive)
+    return request_scope(hass, message.words, mentions, language, sensitive)
 
 
 def request_scope(
     hass: HomeAssistant,
-    sentence: str,
+    words: Sequence[str],
     mentions: Mentions,
     language: str,
     sensitive: Collection[str] = (),
@@ -215,7 +213,6 @@ def request_scope(
     "lock up for the night" names no locks, "light the candles" no lights.
     """
     in_names = {word for name in _names_said(hass, mentions) for word in words_in(name)}
-    words = words_in(sentence[:MAX_SENTENCE_CHARS])
     verbs = word_set(language, "kind_verbs")
     said = kind_words((w for w in words if w not in in_names | verbs), language)
     kinds = frozenset(kinds_named(said, language))

@@ -3,7 +3,7 @@
 from homeassistant.components import conversation
 
 from ..lang.text import sentences
-from ..tools.guard import REPEATED_CALL
+from ..tools.guard import refused_repeat
 
 
 def answer_of(chat_log: conversation.ChatLog) -> str:
@@ -17,7 +17,7 @@ def answer_of(chat_log: conversation.ChatLog) -> str:
     """
     for refused, item in enumerate(reversed(chat_log.content)):
         if not isinstance(item, conversation.AssistantContent):
-            if not _refused_repeat(item):
+            if not refused_repeat(item):
                 return ""
             continue
         words = item.content or ""
@@ -45,18 +45,9 @@ def last_call_failed(chat_log: conversation.ChatLog) -> bool:
     """
     for content in reversed(chat_log.content):
         if isinstance(content, conversation.ToolResultContent):
-            if _refused_repeat(content):
+            if refused_repeat(content):
                 continue
             return content.result.error
         if isinstance(content, conversation.UserContent):
             break
     return False
-
-
-def _refused_repeat(content: conversation.Content) -> bool:
-    """Tell whether a message is the refusal of a call that repeats one that ran."""
-    return (
-        isinstance(content, conversation.ToolResultContent)
-        and content.result.error
-        and content.result.data.get("error") == REPEATED_CALL
-    )

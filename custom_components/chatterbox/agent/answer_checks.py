@@ -11,7 +11,6 @@ it read.
 
 from typing import Final
 
-from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
 from ..context.in_view import describe_state
@@ -33,7 +32,7 @@ from ..prompts import (
 )
 from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.figures import numbers_read, unread_figures
-from ..tools.guard import REPEATED_CALL
+from ..tools.guard import refused_repeat
 from ..tools.names import tool_resolver
 from ..tools.statements import contradictions
 from ..wire.arguments import parse_tool_arguments
@@ -127,11 +126,7 @@ def _not_set(state: Round, found: Finding) -> Decision:
 def _failed_again(state: Round) -> Finding | None:
     """Find the round's repeat of a call that had failed: its error went unread."""
     last = state.chat_log.content[-1]
-    if (
-        isinstance(last, conversation.ToolResultContent)
-        and last.result.data.get("error") == REPEATED_CALL
-        and last_call_failed(state.chat_log)
-    ):
+    if refused_repeat(last) and last_call_failed(state.chat_log):
         return Finding({"tool": last.tool_name}, {"name": last.tool_name})
     return None
 

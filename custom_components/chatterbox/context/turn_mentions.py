@@ -49,11 +49,11 @@ def turn_mentions(
     here = satellite.area_id if satellite is not None else None
     back = request and refers_back(message.words, language)
     found = mentions_in(hass, message.words, here, language=language)
-    if request and message.earlier and found.areas and not found.named:
+    # Areas said alone, with no device nor kind, carry the kinds before.
+    alone = found.areas and not (found.named or found.of_kinds)
+    if request and message.earlier and alone:
         before = mentions_in(hass, message.earlier[-1], here, language=language)
-        found = replace(
-            found, carried=frozenset() if found.of_kinds else before.acted_kinds
-        )
+        found = replace(found, carried=before.acted_kinds)
     if found or not back:
         return found
     for words in reversed(message.earlier):

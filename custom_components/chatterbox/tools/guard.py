@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 import json
-from typing import Any, Final, override
+from typing import Any, Final, TypeGuard, override
 
 import probatio
 
@@ -374,10 +374,15 @@ def refused_repeats(content: Iterable[conversation.Content]) -> frozenset[str]:
     Without them, the conversation ends on the result the repeat asked for
     again, and the model answers from it. The chat log keeps them.
     """
-    return frozenset(
-        item.tool_call_id
-        for item in content
-        if isinstance(item, conversation.ToolResultContent)
-        and item.result.error
-        and item.result.data.get("error") == REPEATED_CALL
+    return frozenset(item.tool_call_id for item in content if refused_repeat(item))
+
+
+def refused_repeat(
+    content: conversation.Content,
+) -> TypeGuard[conversation.ToolResultContent]:
+    """Tell whether a message is the refusal of a call that repeats one that ran."""
+    return (
+        isinstance(content, conversation.ToolResultContent)
+        and content.result.error
+        and content.result.data.get("error") == REPEATED_CALL
     )

@@ -160,6 +160,13 @@ VALUES_NOTE: Final = (
     "{setter} now, then answer."
 )
 SETTER: Final = "the tool that sets {it}"
+
+# What only reports that the request asked to be told, and the answer did not
+# say: with its state, so that a round without tools answers it.
+READS_NOTE: Final = (
+    "Note: the user also asked to be told this. As Home Assistant shows it "
+    "now: {states}. Answer again, and say it."
+)
 """Who sets a value, when no offered tool of the devices' domain takes one."""
 
 # Structured answers (AI Task), asked for in words where a server refuses

@@ -15,6 +15,8 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 
 from custom_components.chatterbox.const import (
     CONF_MAX_ITERATIONS,
@@ -308,3 +310,91 @@ async def test_a_request_for_a_change_written_as_text_still_acts(
     assert hass.states.get("light.kitchen_light").state == "on"
     assert speech(result) == "The kitchen light is on."
     assert traced("chatterbox_not_asked_for") == []
+
+
+def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
+    """Put a thermometer and a hygrometer in the kitchen, both exposed."""
+    entities = er.async_get(hass)
+    for key, device_class, state in (
+        ("kitchen_thermometer", "temperature", "21.5"),
+        ("kitchen_hygrometer", "humidity", "48"),
+    ):
+        entry = entities.async_get_or_create(
+            "sensor", "test", key, suggested_object_id=key
+        )
+        entities.async_update_entity(entry.entity_id, area_id=areas["Kitchen"])
+        unit = "°C" if device_class == "temperature" else "%"
+        hass.states.async_set(
+            entry.entity_id,
+            state,
+            {
+                "friendly_name": key.replace("_", " ").capitalize(),
+                "device_class": device_class,
+                "unit_of_measurement": unit,
+            },
+        )
+        async_expose_entity(
+            hass, conversation.DOMAIN, entry.entity_id, should_expose=True
+        )
+
+
+# What a request asks to be told is said: "and tell me the temperature".
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry")
+@pytest.mark.parametrize(
+    ("second", "heard"),
+    [
+        (
+            Text("The kitchen light is off."),
+            "Here is what I see now: Kitchen light: Off; Kitchen thermometer: 21.5 °C.",
+        ),
+        (
+            Text("The light is off, and it is about 22 degrees in the kitchen."),
+            "The light is off, and it is about 22 degrees in the kitchen.",
+        ),
+    ],
+    ids=["still-unsaid", "said-after-the-note"],
+)
+async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    agent_data: dict[str, Any],
+    guarded_home: dict[str, str],
+    second: Text,
+    heard: str,
+) -> None:
+    """User asks to switch off the kitchen light and to be told the temperature.
+
+    The model switches it off and answers about the light alone: told what
+    the user also asked for, it says the temperature, or the user hears the
+    light's and the thermometer's states. The hygrometer beside it was not
+    asked for.
+    """
+    await async_setup_component(hass, "sensor", {})
+    kitchen_thermometer(hass, guarded_home)
+    await hass.services.async_call(
+        "input_boolean", "turn_on", {"entity_id": "input_boolean.kitchen_power"}
+    )
+    llm_server.reply(
+        calls(agent_data, Call("HassTurnOff", {"name": "Kitchen light"})),
+        Text("Done, the kitchen light is off."),
+        second,
+    )
+
+    result = await say(
+        hass, "Switch off the kitchen light and tell me the temperature in the kitchen"
+    )
+
+    assert hass.states.get("light.kitchen_light").state == "off"
+    assert speech(result) == heard
+    assert last_note(llm_server).startswith(
+        "Note: the user also asked to be told this. As Home Assistant shows it "
+        "now: Kitchen thermometer (sensor in Kitchen): 21.5 °C. Answer again, and "
+        "say it."
+    )
+    # The round after the note answers: no tools (text mode sends none).
+    assert llm_server.last_chat_request.get("tool_choice", "none") == "none"
+    assert [entry["again"] for entry in traced("chatterbox_reads_unsaid")] == [
+        True,
+        *([False] if "see now" in heard else []),
+    ]

@@ -6,11 +6,13 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
+from homeassistant.setup import async_setup_component
 
 from custom_components.chatterbox.context.mentions import find_mentions
 from custom_components.chatterbox.lang.text import words_in
 from custom_components.chatterbox.tools.command import (
     Command,
+    asked_reads,
     call_names,
     left_over,
     request_parts,
@@ -18,6 +20,7 @@ from custom_components.chatterbox.tools.command import (
     said_values,
     values_left,
 )
+from custom_components.chatterbox.tools.statements import async_state_words
 
 # entity id: name, area
 HOME = {
@@ -156,3 +159,52 @@ def test_values_no_call_ran_with_are_left() -> None:
 def test_the_values_an_answer_says(answer: str, said: list[str]) -> None:
     """An answer says a value asked for when it has the same number."""
     assert said_values(answer, ["18.5", "50"]) == said
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("said", "reads"),
+    [
+        # By Home Assistant's name of its device class: "Temperature".
+        (
+            "Turn off the hall lamp and tell me the temperature in the kitchen",
+            ["sensor.kitchen_gauge"],
+        ),
+        # By a word of its own name.
+        (
+            "Turn off the hall lamp and say how much pollen the kitchen has",
+            ["sensor.kitchen_pollen"],
+        ),
+        # Named itself.
+        ("Turn off the hall lamp and read me the kitchen sensor", ["sensor.kitchen"]),
+        # A room's sensors that nothing asked for.
+        ("Switch off everything in the kitchen", []),
+        ("Turn off the hall lamp and tell me how the kitchen is", []),
+    ],
+)
+async def test_what_a_request_asks_to_be_told(
+    hass: HomeAssistant, said: str, reads: list[str]
+) -> None:
+    """Only what reports and the words ask for; never the rest of the room."""
+    assert await async_setup_component(hass, "sensor", {})
+    kitchen = ar.async_get(hass).async_get_area_by_name("Kitchen")
+    assert kitchen is not None
+    entities = er.async_get(hass)
+    for key, name, device_class in (
+        ("kitchen_gauge", "Kitchen gauge", "temperature"),
+        ("kitchen_pollen", "Kitchen pollen", None),
+    ):
+        entry = entities.async_get_or_create(
+            "sensor", "test", key, suggested_object_id=key
+        )
+        entities.async_update_entity(entry.entity_id, area_id=kitchen.id)
+        hass.states.async_set(
+            entry.entity_id, "3", {"friendly_name": name, "device_class": device_class}
+        )
+        async_expose_entity(
+            hass, conversation.DOMAIN, entry.entity_id, should_expose=True
+        )
+    words = await async_state_words(hass, "en")
+    mentions = find_mentions(hass, said, language="en")
+
+    assert sorted(asked_reads(hass, words_in(said), mentions, words)) == reads

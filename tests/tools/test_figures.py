@@ -3,7 +3,7 @@
 import pytest
 
 from custom_components.chatterbox.lang.numbers import figures_in
-from custom_components.chatterbox.tools.figures import unread_figures
+from custom_components.chatterbox.tools.figures import gives_figure, unread_figures
 
 
 @pytest.mark.parametrize(
@@ -63,3 +63,20 @@ def test_a_figure_rounded_from_one_read_is_read() -> None:
         "-19.5"
     ]
     assert unread_figures("It is warm.", read, "en") == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "gives"),
+    [
+        ("It is 19.5 °C in the living room.", True),
+        ("Es sind 19,5 Grad.", True),
+        ("About 20 degrees.", True),
+        ("The light is off.", False),
+        ("It is 22 degrees.", False),
+    ],
+)
+def test_an_answer_gives_a_value_or_a_figure_rounded_from_it(
+    answer: str, *, gives: bool
+) -> None:
+    """19.5, as written, with a comma, or rounded; not another figure."""
+    assert gives_figure(answer, 19.5) is gives

@@ -189,3 +189,20 @@ async def test_a_state_said_beside_the_one_now_or_in_quotes_stands(
     words = await async_state_words(hass, "de" if "Sag" in answer else "en")
 
     assert contradictions(hass, answer, words) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [("en", ["Temperature"]), ("de", ["Temperatur", "Temperature"])],
+)
+async def test_a_device_class_is_named_in_home_assistants_words(
+    hass: HomeAssistant, language: str, names: list[str]
+) -> None:
+    """A thermometer's kind, in the language and in English; none without a class."""
+    assert await async_setup_component(hass, "sensor", {})
+    words = await async_state_words(hass, language)
+    hass.states.async_set("sensor.flur", "19", {"device_class": "temperature"})
+    hass.states.async_set("sensor.count", "3")
+
+    assert words.kind_names(hass.states.get("sensor.flur")) == names
+    assert words.kind_names(hass.states.get("sensor.count")) == []

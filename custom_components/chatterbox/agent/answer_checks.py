@@ -5,16 +5,14 @@ the model and its fallback for the user; the one gate runs them. A request
 for a change: a claim needs a call that made it, every part is acted on and
 every value set, and calls the answer describes are made. A question: an
 answer that is only a question back is no answer. Any answer: what it says
-of the devices it names is what they show now, and a figure it gives is one
-it read.
+of the devices it names is what they show now, a figure it gives is one it
+read, and what the request asked to be told is said (home_checks.py).
 """
 
 from typing import Final
 
 from homeassistant.helpers import llm
 
-from ..context.in_view import describe_state
-from ..context.mentions import find_mentions
 from ..lang.claims import claims_done
 from ..lang.text import sentences
 from ..prompts import (
@@ -26,28 +24,30 @@ from ..prompts import (
     FIGURES_NOTE,
     MADE_UP_NOTE,
     PARTS_NOTE,
+    READS_NOTE,
     SETTER,
     STATEMENTS_NOTE,
     VALUES_NOTE,
 )
 from ..tools.command import call_names, left_over, said_values, values_left
-from ..tools.figures import numbers_read, unread_figures
 from ..tools.guard import refused_repeat
 from ..tools.names import tool_resolver
-from ..tools.statements import contradictions
 from ..wire.arguments import parse_tool_arguments
 from ..wire.text_calls.described import described_calls
 from .answer import last_call_failed, tools_ran
 from .checks import Check, Finding, Round, stands
-from .outcome import Decision, NothingDone, NotRead, NotSet, StatesAnswer
+from .home_checks import (
+    contradicted,
+    contradicted_states,
+    reads_unsaid,
+    states,
+    states_or_not_read,
+    unread,
+)
+from .outcome import Decision, NothingDone, NotSet
 
-# How the figures note starts: the figures it names were read nowhere.
-_FIGURES_SAID: Final = FIGURES_NOTE.split("{", 1)[0]
 # The longest answer read as a question asked back: one question is short.
 _MAX_ASKED_BACK: Final = 500
-# The most states the agent says in its own answer: a room of lamps is a
-# sentence, not a list read out for a minute.
-MAX_STATES_SAID: Final = 10
 # The parameters that say which devices a call is for, not what it sets.
 _TARGETING: Final = frozenset(
     {"name", "area", "floor", "domain", "device_class", "preferred_area_id"}
@@ -239,71 +239,10 @@ def _tells_of_the_home(state: Round) -> bool:
     )
 
 
-def _contradicted(state: Round) -> Finding | None:
-    """Find what the answer says of devices it names that they do not show now."""
-    if state.words is None:
-        return None
-    hass = state.chat_log.hass
-    assert state.command is not None  # noqa: S101  # the check applies so
-    found = contradictions(
-        hass,
-        state.answer or "",
-        state.words,
-        known=numbers_read(state.read),
-        language=state.command.language,
-    )
-    if not found:
-        return None
-    entities = tuple(item.entity_id for item in found)
-    states = "; ".join(
-        describe_state(hass, current)
-        for entity_id in entities
-        if (current := hass.states.get(entity_id)) is not None
-    )
-    return Finding(
-        {"entities": list(entities), "said": [item.said for item in found]},
-        {"states": states},
-        entities=entities,
-    )
-
-
-def _unread(state: Round) -> Finding | None:
-    """Find the figures the answer gives that nothing the model read gives."""
-    # The figures' own note names them: no source of them.
-    note = state.note if state.note and state.note.startswith(_FIGURES_SAID) else None
-    answer = state.answer or ""
-    if not (unread := unread_figures(answer, state.read, state.language, note)):
-        return None
+def _asks_to_be_told(state: Round) -> bool:
+    """Tell a request for a change that also asks to be told what reports."""
     command = state.command
-    named = find_mentions(state.chat_log.hass, answer, language=state.language).named
-    entities = (
-        *named,
-        *(command.asked_about if command else ()),
-        *(command.reads if command else ()),
-    )
-    return Finding(
-        {"figures": unread},
-        {"figures": ", ".join(unread)},
-        entities=tuple(dict.fromkeys(entities)),
-    )
-
-
-def _states(_state: Round, found: Finding) -> Decision:
-    """Say the states of what the finding is about, in Home Assistant's words."""
-    return StatesAnswer(found.entities[:MAX_STATES_SAID])
-
-
-def _states_or_not_read(state: Round, found: Finding) -> Decision:
-    """Say the states the figures were about, or that they could not be read."""
-    return _states(state, found) if found.entities else NotRead()
-
-
-def _contradicted_states(state: Round, found: Finding) -> Decision:
-    """Say what the answer got wrong as it is, then what the question asked about."""
-    asked = state.command.asked_about if state.command else ()
-    return StatesAnswer(
-        tuple(dict.fromkeys((*found.entities, *asked)))[:MAX_STATES_SAID]
-    )
+    return _asks_for_change(state) and command is not None and bool(command.reads)
 
 
 # In order: the first that finds something decides the round.
@@ -348,7 +287,7 @@ CHECKS: Final = (
         _asks_about_devices,
         _asked_back,
         None,
-        _states,
+        states,
     ),
     Check(
         "asked_back",
@@ -370,9 +309,9 @@ CHECKS: Final = (
         "statements",
         "chatterbox_statements_contradicted",
         _tells_of_the_home,
-        _contradicted,
+        contradicted,
         STATEMENTS_NOTE,
-        _contradicted_states,
+        contradicted_states,
         rounds=1,
         # Told the states, the model answers: with tools it would make its
         # words true ("now locked") rather than say what is.
@@ -382,9 +321,19 @@ CHECKS: Final = (
         "figures",
         "chatterbox_figures_unread",
         _answered,
-        _unread,
+        unread,
         FIGURES_NOTE,
-        _states_or_not_read,
+        states_or_not_read,
+    ),
+    Check(
+        "reads",
+        "chatterbox_reads_unsaid",
+        _asks_to_be_told,
+        reads_unsaid,
+        READS_NOTE,
+        states,
+        rounds=1,
+        final=True,
     ),
 )
 

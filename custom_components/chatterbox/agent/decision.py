@@ -11,8 +11,9 @@ from ..tools.guard import ToolTally
 from ..tools.statements import StateWords
 from ..wire.stream import StreamStats
 from .answer import answer_of, last_call_failed
-from .answer_checks import CHECKS, MAX_STATES_SAID
+from .answer_checks import CHECKS
 from .checks import Round, run_checks
+from .home_checks import MAX_STATES_SAID
 from .outcome import (
     Answered,
     AskUser,

@@ -21,7 +21,6 @@ from homeassistant.components import conversation
 from ..const import CONF_MAX_ITERATIONS, CONF_SPEECH, DEFAULT_MAX_ITERATIONS
 from ..tools.confirm import confirmed_calls
 from ..tools.guard import ToolGuard, ToolTally, guard_tools
-from ..tools.statements import async_state_words
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
 from .compose import async_compose
@@ -210,7 +209,5 @@ async def _async_start(  # noqa: PLR0913  # each a separate input
         language=language,
         overview=plan.overview,
         # What the answers say of the home is read in Home Assistant's words.
-        state_words=await async_state_words(stage.hass, language)
-        if plan.command is not None
-        else None,
+        state_words=plan.state_words if plan.command is not None else None,
     )

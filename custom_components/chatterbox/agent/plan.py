@@ -23,6 +23,7 @@ from ..tools.confirm import Confirmation, Question, confirmation_for
 from ..tools.own import SkillTool
 from ..tools.questions import StateQuestion, async_state_question_for
 from ..tools.scope import Scope, turn_scope
+from ..tools.statements import StateWords, async_state_words
 from .request import context_window, tools_in_prompt
 from .stage import Stage
 
@@ -49,6 +50,9 @@ class Plan:
     """The agent's own tools for the turn: the search of a large home."""
     changes: bool
     """The message may lead to a change: no example or explanation asked for."""
+    state_words: StateWords | None
+    """Home Assistant's names of states and kinds, in the turn's language: what
+    the answers say of the home is read in them; None for an AI Task's data."""
 
 
 async def async_prepare(
@@ -87,11 +91,19 @@ async def async_prepare(
         hass, message, language, request=pending is None and state_question is None
     )
     # An AI Task's answer is data, not a claim to check.
+    checked = stage.conversational and structure is None
+    words = await async_state_words(hass, language) if checked else None
     command = (
         command_for(
-            hass, options, message, mentions, language, question=bool(state_question)
+            hass,
+            options,
+            message,
+            mentions,
+            language,
+            question=bool(state_question),
+            words=words,
         )
-        if stage.conversational and structure is None
+        if checked
         else None
     )
     return Plan(
@@ -108,6 +120,7 @@ async def async_prepare(
         # the model makes or writes the call of its example (a question: see
         # state_question).
         command is None or command.question or command.changes,
+        words,
     )
 
 

@@ -11,7 +11,9 @@ when the model answers:
   kitchen" means the kitchen's lights, switches, fans and media players;
   "the lights in the kitchen and the hall" the lights of both; "now the
   hall as well", after the kitchen light, the hall's lights.
-A part left over gets the model one more round, naming it.
+A part left over gets the model one more round, naming it. What only
+reports and the request asks to be told ("and tell me the temperature in
+the hall") is held to be said too (Command.reads).
 
 The words for kinds of devices are data, one entry per domain, in the
 languages of the question words (questions.py).
@@ -35,6 +37,7 @@ from ..context.mentions import (
     area_of,
     known_names,
     name_of,
+    same_word,
 )
 from ..context.message import Message
 from ..lang import word_set
@@ -42,9 +45,13 @@ from ..lang.kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS, kinds_named
 from ..lang.numbers import FIGURE, NUMBER, as_number, is_figure
 from ..lang.questions import asks_to_be_shown
 from ..lang.text import words_in
+from .statements import StateWords
 
 # The most parts a request is held to: a room of forty lamps is one part.
 MAX_PARTS: Final = 20
+# The shortest word of a name that tells what a sensor reads: "temperature",
+# not the "in" of "Temperature in the hall".
+_SHORTEST_READ_WORD: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +70,8 @@ class Command:
     question: bool = False
     """The request asks how things are, and for no change."""
     reads: tuple[str, ...] = ()
-    """What a request for a change names that only reports (a thermometer):
-    "turn off the light and tell me the temperature" asks to read it."""
+    """What a request for a change asks to be told that only reports (a
+    thermometer): "turn off the light and tell me the temperature"."""
     changes: bool = True
     """The request asks for a change: not a question, an example or an
     explanation. A call written in an answer's text is made only for one."""
@@ -81,6 +88,7 @@ def command_for(  # noqa: PLR0913  # the turn's inputs, each separate
     language: str,
     *,
     question: bool,
+    words: StateWords | None = None,
 ) -> Command | None:
     """Return what the turn's answer is held to; None without tools.
 
@@ -109,9 +117,51 @@ def command_for(  # noqa: PLR0913  # the turn's inputs, each separate
         if every_part
         else (),
         question=question,
-        reads=() if question else mentions.reporting,
+        reads=() if question else asked_reads(hass, message.words, mentions, words),
         changes=not question and not asks_to_be_shown(message.words, language),
         checks_statements=bool(options.get(CONF_CHECK_CLAIMS, True)),
+    )
+
+
+def asked_reads(
+    hass: HomeAssistant,
+    said: Sequence[str],
+    mentions: Mentions,
+    words: StateWords | None,
+) -> tuple[str, ...]:
+    """Return what only reports that a request asks to be told.
+
+    Each named itself ("the Hall thermometer"), or in an area named when a
+    word of its name or of Home Assistant's name of its device class is said
+    beside the names ("the temperature in the hall": a "Hall temperature",
+    or a "Flur Thermometer" of the class Temperatur). Not the rest of a
+    room's sensors: "switch off everything in the hall" asks for none.
+    """
+    areas = ar.async_get(hass)
+    named = {
+        *words_in(" ".join(_names_named(hass, mentions))),
+        *(
+            word
+            for area_id in mentions.areas
+            if (area := areas.async_get_area(area_id))
+            for word in words_in(" ".join((area.name, *area.aliases)))
+        ),
+    }
+    rest = [w for w in said if w not in named and len(w) >= _SHORTEST_READ_WORD]
+    return tuple(
+        entity_id
+        for entity_id in mentions.reporting
+        if entity_id in mentions.named
+        or (
+            (state := hass.states.get(entity_id)) is not None
+            and any(
+                same_word(word, part)
+                for name in (state.name, *(words.kind_names(state) if words else ()))
+                for part in words_in(name)
+                if len(part) >= _SHORTEST_READ_WORD
+                for word in rest
+            )
+        )
     )
 
 

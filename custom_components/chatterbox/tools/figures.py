@@ -41,6 +41,17 @@ def unread_figures(
     ]
 
 
+def gives_figure(answer: str, value: float) -> bool:
+    """Tell whether an answer gives a value, or a figure rounded from it.
+
+    "About 20 degrees" gives 19.5; so does "19,5".
+    """
+    return any(
+        (number := as_number(text)) is not None and abs(number - value) < 1
+        for text in NUMBER.findall(answer)
+    )
+
+
 def numbers_read(
     read: Iterable[Mapping[str, Any]], besides: str | None = None
 ) -> list[float]:

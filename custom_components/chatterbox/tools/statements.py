@@ -96,6 +96,14 @@ class StateWords:
             table = self._tables[kind] = self._table(*kind)
         return table
 
+    def kind_names(self, state: State) -> list[str]:
+        """Return Home Assistant's names of an entity's device class: "Temperatur"."""
+        device_class = state.attributes.get("device_class")
+        if not isinstance(device_class, str):
+            return []
+        key = f"component.{state.domain}.entity_component.{device_class}.name"
+        return [name for names in self.names if (name := names.get(key))]
+
     def _table(
         self, domain: str, device_class: str | None
     ) -> dict[str, list[tuple[str, ...]]]:
@@ -130,7 +138,9 @@ async def async_state_words(hass: HomeAssistant, language: str) -> StateWords:
     Home Assistant keeps its translations once loaded: after the first turn in
     a language, this reads its cache.
     """
-    domains = _STATEFUL & hass.config.components
+    # A sensor's states are figures; its device class's name names what it
+    # reads ("the temperature"), for a request that asks to be told it.
+    domains = (_STATEFUL | {"sensor"}) & hass.config.components
     own = await translation.async_get_translations(
         hass, language, "entity_component", domains
     )

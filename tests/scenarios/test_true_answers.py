@@ -398,3 +398,30 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
         True,
         *([False] if "see now" in heard else []),
     ]
+
+
+# A model in a loop writes the same calls until its token limit: the response
+# is read up to the first repeat, and the calls before it run.
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_response_that_loops_on_its_calls_is_cut_at_the_repeat(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any]
+) -> None:
+    """User asks for the kitchen light; the model writes its call three times.
+
+    The light goes on once, the repeats are never read, and the model's next
+    answer is what the user hears.
+    """
+    light = Call("HassTurnOn", {"name": "Kitchen light"})
+    llm_server.reply(
+        calls(agent_data, light, light, light),
+        Text("The kitchen light is on."),
+    )
+
+    result = await say(hass, "Switch on the kitchen light")
+
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert speech(result) == "The kitchen light is on."
+    (first, _answer) = traced("chatterbox_iteration")
+    assert first["looped"]
+    assert [name.rsplit("__", 1)[-1] for name in first["tools"]] == ["HassTurnOn"]

@@ -418,6 +418,7 @@ async def test_stats_as_dict_for_the_trace(monkeypatch: pytest.MonkeyPatch) -> N
         "thinking_chars": 2,
         "tool_calls": 1,
         "cut_short": False,
+        "looped": False,
         "made_up": 0,
     }
     json.dumps(stats.as_dict())
@@ -788,3 +789,80 @@ async def test_a_real_sdk_stream_with_a_call_in_the_content(
     assert joined(deltas, "content") is None
     assert stats.finish_reason == "stop"
     assert stats.tool_calls == 1
+
+
+async def test_a_response_that_makes_a_call_again_is_read_no_further() -> None:
+    """A small model in a loop writes the same calls until its token limit.
+
+    The response is read up to the first call it makes again: the calls
+    before it run, the repeat and all after it are not read.
+    """
+    stats = StreamStats()
+    lamp = '{"name": "Lamp"}'
+    looping = [
+        call(0, call_id="a", name="HassTurnOn", arguments=lamp),
+        call(1, call_id="b", name="GetLiveContext", arguments="{}"),
+        call(2, call_id="c", name="HassTurnOn", arguments=lamp),
+        call(3, call_id="d", name="GetLiveContext", arguments="{}"),
+    ]
+
+    deltas = await collect(
+        [
+            chunk("To switch it on:"),
+            *(chunk(tool_calls=[fragment]) for fragment in looping),
+            chunk(" and on and on"),
+            chunk(finish_reason="length"),
+        ],
+        stats,
+    )
+
+    assert calls_of(deltas) == [
+        ("HassTurnOn", {"name": "Lamp"}),
+        ("GetLiveContext", {}),
+    ]
+    assert joined(deltas, "content") == "To switch it on:"
+    assert stats.looped
+    assert stats.finish_reason is None
+
+
+async def test_the_same_tool_with_other_arguments_is_no_loop() -> None:
+    """Two lamps switched on in one response are two calls."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk(
+                tool_calls=[
+                    call(0, call_id="a", name="HassTurnOn", arguments='{"name": "A"}')
+                ]
+            ),
+            chunk(
+                tool_calls=[
+                    call(1, call_id="b", name="HassTurnOn", arguments='{"name": "B"}')
+                ]
+            ),
+            chunk(finish_reason="tool_calls"),
+        ],
+        stats,
+    )
+
+    assert calls_of(deltas) == [
+        ("HassTurnOn", {"name": "A"}),
+        ("HassTurnOn", {"name": "B"}),
+    ]
+    assert not stats.looped
+
+
+async def test_a_call_written_as_text_again_is_read_no_further() -> None:
+    """The same loop in text mode: the second fenced call is the first's repeat."""
+    stats = StreamStats()
+    written = "".join(QWEN_FENCED_CALL)
+
+    deltas = await collect(
+        [chunk(written), chunk("\n" + written), chunk("\n" + written)],
+        stats,
+        text_tools=offered("HassTurnOn"),
+    )
+
+    assert calls_of(deltas) == [("HassTurnOn", {"name": "kitchen light"})]
+    assert stats.looped

@@ -52,6 +52,11 @@ def observe_round(  # noqa: PLR0913  # keyword-only, each one a separate record
             }
         }
     )
+    if stats.looped:
+        LOGGER.info(
+            "The answer made a call it had made already, as a model in a loop "
+            "does; the rest was not read"
+        )
     if stats.cut_short:
         LOGGER.warning(
             "The answer ran past %s characters, the room kept for it in the "

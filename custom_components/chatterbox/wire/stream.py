@@ -65,6 +65,11 @@ class StreamStats:
     cut_short: bool = False
     """The reader stopped before the end: the answer outgrew the room kept for it."""
 
+    looped: bool = False
+    """The reader stopped at a call the response had made already: a small
+    model in a loop writes the same calls over until its token limit, and
+    none of them runs until the response ends."""
+
     made_up: int = 0
     """Tool results the model wrote itself, left out of the answer."""
 
@@ -87,6 +92,7 @@ class StreamStats:
             "thinking_chars": self.thinking_chars,
             "tool_calls": self.tool_calls,
             "cut_short": self.cut_short,
+            "looped": self.looped,
             "made_up": self.made_up,
         }
 
@@ -128,6 +134,9 @@ async def transform_stream(
     async for chunk in chunks:
         if update := transformer.chunk(chunk):
             yield update
+        if transformer.stats.looped:
+            # The caller closes the stream: the server stops writing.
+            break
     if update := transformer.finish():
         yield update
 
@@ -156,6 +165,7 @@ class _Transformer:
         content = self._filtered(content + refusal, final=False)
         if fragments := tool_call_fragments(delta):
             self._tool_calls.add(fragments)
+            self.stats.looped = self._tool_calls.looped
         if self.stats.time_to_first_token is None and (
             written or refusal or thinking or fragments
         ):
@@ -187,6 +197,7 @@ class _Transformer:
         text, calls = self._answer.feed(content, final=final)
         for call in calls:
             self._tool_calls.add_text_call(call)
+        self.stats.looped = self._tool_calls.looped
         return text
 
     def _record(self, chunk: Chunk) -> None:
@@ -281,6 +292,8 @@ class _ToolCallAssembler:
         """Start with no tool call."""
         self._calls: list[_PendingToolCall] = []
         self._by_index: dict[int | None, _PendingToolCall] = {}
+        self.looped = False
+        """A call came whole that the response had made already; it is dropped."""
 
     def __bool__(self) -> bool:
         """Return whether a tool call is pending."""
@@ -295,6 +308,10 @@ class _ToolCallAssembler:
             # Ollama gives every call of a response index 0 (ollama#15457) and
             # older versions no index at all, but each call its own id.
             if call is None or (call_id and call.id and call_id != call.id):
+                # The call before is whole: a repeat of an earlier one ends
+                # the response, whatever else this chunk holds.
+                if self._drop_repeat():
+                    return
                 call = _PendingToolCall()
                 self._calls.append(call)
                 self._by_index[index] = call
@@ -308,7 +325,28 @@ class _ToolCallAssembler:
 
     def add_text_call(self, call: TextToolCall) -> None:
         """Add a whole tool call that the model wrote as text."""
-        self._calls.append(_PendingToolCall(name=call.name, arguments=[call.arguments]))
+        if not self.looped:
+            self._calls.append(
+                _PendingToolCall(name=call.name, arguments=[call.arguments])
+            )
+            self._drop_repeat()
+
+    def _drop_repeat(self) -> bool:
+        """Drop the last call if the response made it already; tell whether it did.
+
+        The same name with the same arguments, as written: a model in a loop
+        writes them token for token.
+        """
+        if len(self._calls) < 2:  # noqa: PLR2004  # a repeat needs one before it
+            return self.looped
+        last = self._calls[-1]
+        said = (last.name, "".join(last.arguments).strip())
+        if any(
+            (c.name, "".join(c.arguments).strip()) == said for c in self._calls[:-1]
+        ):
+            self._calls.pop()
+            self.looped = True
+        return self.looped
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
         """Return the pending tool calls, the unreadable ones as such."""

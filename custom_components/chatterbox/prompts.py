@@ -160,6 +160,12 @@ VALUES_NOTE: Final = (
     "{setter} now, then answer."
 )
 SETTER: Final = "the tool that sets {it}"
+# The same, when the agent made the call itself: the one tool of the devices'
+# domain that takes a number, on the devices the model acted on.
+VALUES_SET_NOTE: Final = (
+    "Note: the user asked for {values}, and no call had set {it}: {setter} was "
+    "called to set {it}, and its result is above. Answer the user now."
+)
 
 # What only reports that the request asked to be told, and the answer did not
 # say: with its state, so that a round without tools answers it.

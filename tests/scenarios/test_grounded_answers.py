@@ -1005,3 +1005,64 @@ async def test_a_room_said_after_a_request_means_the_same_kind_there(
     told = llm_server.chat_requests[3]["messages"][-1]["content"]
     assert "no tool call did it" in told
     assert "The user asked for Study light: call the tool for it now" in told
+
+
+@pytest.fixture
+async def thermostat(ha_core: HomeAssistant) -> str:
+    """Add a thermostat that heats with the pond pump, exposed, to the guarded home."""
+    ha_core.states.async_set(
+        "sensor.pond_temperature", "17", {"unit_of_measurement": "°C"}
+    )
+    assert await async_setup_component(
+        ha_core,
+        "climate",
+        {
+            "climate": {
+                "platform": "generic_thermostat",
+                "name": "Thermostat",
+                "heater": "switch.pond_pump",
+                "target_sensor": "sensor.pond_temperature",
+                "target_temp": 18,
+                "initial_hvac_mode": "heat",
+            }
+        },
+    )
+    await ha_core.async_block_till_done()
+    entity_id = "climate.thermostat"
+    async_expose_entity(ha_core, conversation.DOMAIN, entity_id, should_expose=True)
+    return entity_id
+
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_value_the_model_leaves_unset_is_set_by_its_one_tool(
+    hass: HomeAssistant, llm_server: LLMServer, thermostat: str
+) -> None:
+    """User asks for the thermostat at 23 degrees; the model only switches it on.
+
+    Of the thermostat's tools, one takes a number: the agent calls it on the
+    thermostat the model acted on, and the model answers after, without tools.
+    """
+    llm_server.reply(
+        ToolCalls([Call("HassTurnOn", {"name": "Thermostat"})]),
+        Text("The thermostat is set to 23 degrees."),
+        Text("The thermostat is now set to 23 degrees."),
+    )
+
+    result = await ask(hass, "Set the thermostat to 23 degrees")
+
+    assert hass.states.get(thermostat).attributes["temperature"] == 23
+    assert speech(result) == "The thermostat is now set to 23 degrees."
+    answering = llm_server.last_chat_request
+    assert answering["tool_choice"] == "none"
+    assert answering["messages"][-1]["content"].startswith(
+        "Note: the user asked for 23, and no call had set it: "
+        "climate__HassClimateSetTemperature was called to set it"
+    )
+    assert traced("chatterbox_values_set") == [
+        {
+            "values": ["23"],
+            "calls": ["climate__HassClimateSetTemperature"],
+            "again": True,
+        }
+    ]
+    assert not traced("chatterbox_values_left")

@@ -13,7 +13,9 @@ from typing import Final
 
 from homeassistant.helpers import llm
 
+from ..context.mentions import name_of
 from ..lang.claims import claims_done
+from ..lang.numbers import as_number
 from ..lang.text import sentences
 from ..prompts import (
     ASKED_BACK_NOTE,
@@ -28,6 +30,7 @@ from ..prompts import (
     SETTER,
     STATEMENTS_NOTE,
     VALUES_NOTE,
+    VALUES_SET_NOTE,
 )
 from ..tools.command import call_names, left_over, said_values, values_left
 from ..tools.guard import refused_repeat
@@ -95,6 +98,46 @@ def _values_left(state: Round) -> Finding | None:
     setter = " or ".join(_setters(state)) or SETTER.format(it=it)
     return Finding(
         {"values": rest}, {"values": ", ".join(rest), "it": it, "setter": setter}
+    )
+
+
+def _value_calls(state: Round) -> Finding | None:
+    """Find the call that sets the value a request asked for, when it is plain.
+
+    A small model often switches a device on where the request sets it ("set
+    the fan to 50 percent": HassTurnOn). With one value left, the devices the
+    request names that a call acted on all of one domain, and of that
+    domain's offered tools exactly one that takes a number, in one parameter,
+    the agent makes that call on each of them, through the guard like any
+    other call; the model answers after. Not a light's: brightness and colour
+    temperature both take a number.
+    """
+    if (found := _values_left(state)) is None or len(found.trace["values"]) != 1:
+        return None
+    assert state.command is not None  # noqa: S101  # _settled says so
+    acted = state.tally.acted_on or frozenset()
+    targets = [part for part in state.command.parts if part in acted]
+    domains = {entity_id.split(".", 1)[0] for entity_id in targets}
+    setters = [
+        (tool, next(iter(numbers)))
+        for tool, numbers in state.numeric.items()
+        if tool.split("__", 1)[0] in domains
+        and len(numbers) == 1
+        and "name" in state.tools.get(tool, ())
+    ]
+    value = as_number(found.trace["values"][0])
+    if len(domains) != 1 or len(setters) != 1 or value is None:
+        return None
+    ((tool, parameter),) = setters
+    hass = state.chat_log.hass
+    number = int(value) if value.is_integer() else value
+    calls = tuple(
+        llm.ToolInput(tool, {"name": name_of(hass, current), parameter: number})
+        for entity_id in targets
+        if (current := hass.states.get(entity_id)) is not None
+    )
+    return Finding(
+        {**found.trace, "calls": [tool]}, {**found.note, "setter": tool}, calls=calls
     )
 
 
@@ -256,6 +299,16 @@ CHECKS: Final = (
         stands,
     ),
     Check("parts", "chatterbox_parts_left", _settled, _parts_left, PARTS_NOTE, stands),
+    Check(
+        "set_values",
+        "chatterbox_values_set",
+        _settled,
+        _value_calls,
+        VALUES_SET_NOTE,
+        stands,
+        rounds=1,
+        final=True,
+    ),
     Check(
         "values",
         "chatterbox_values_left",

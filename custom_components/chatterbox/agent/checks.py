@@ -47,6 +47,8 @@ class Round:
     """Home Assistant's names of states, in the conversation's language."""
     note: str | None = None
     """The note the round's request ended with: the agent's words, no source."""
+    numeric: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Each offered tool's parameters that take a number, by the tool's name."""
 
     @property
     def language(self) -> str:

@@ -156,6 +156,7 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             read=request["messages"],
             words=turn.state_words,
             note=note,
+            numeric=turn.numeric,
         )
     return decision
 

@@ -54,6 +54,34 @@ class Turn:
         """Return each offered tool's parameter names, by the tool's name."""
         return {tool["function"]["name"]: _parameter_names(tool) for tool in self.tools}
 
+    @property
+    def numeric(self) -> dict[str, frozenset[str]]:
+        """Return the parameters of each offered tool that take a number."""
+        return {tool["function"]["name"]: _numeric(tool) for tool in self.tools}
+
+
+def _numeric(tool: ChatCompletionToolParam) -> frozenset[str]:
+    """Return the names of a tool's parameters whose schema takes a number."""
+    properties = tool["function"].get("parameters", {}).get("properties")
+    if not isinstance(properties, dict):
+        return frozenset()
+    return frozenset(
+        name for name, schema in properties.items() if _takes_number(schema)
+    )
+
+
+def _takes_number(schema: Any) -> bool:
+    """Tell whether a JSON schema, or one it combines, is of a number."""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("type") in {"number", "integer"}:
+        return True
+    return any(
+        _takes_number(part)
+        for key in ("allOf", "anyOf", "oneOf")
+        for part in schema.get(key) or ()
+    )
+
 
 def _parameter_names(tool: ChatCompletionToolParam) -> frozenset[str]:
     """Return the names of a tool's parameters, as its schema lists them."""

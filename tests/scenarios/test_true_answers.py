@@ -7,6 +7,7 @@ nowhere; if it says it again, the user hears the home's states instead.
 """
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -425,3 +426,35 @@ async def test_a_response_that_loops_on_its_calls_is_cut_at_the_repeat(
     (first, _answer) = traced("chatterbox_iteration")
     assert first["looped"]
     assert [name.rsplit("__", 1)[-1] for name in first["tools"]] == ["HassTurnOn"]
+
+
+# Home Assistant runs a response's calls at once: a read beside a change
+# waits for it, so that it reports the home as the change left it.
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_read_beside_a_change_sees_the_change(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any]
+) -> None:
+    """User asks to switch on the kitchen light and whether it is on.
+
+    The model switches it on and reads the home in the same response: what
+    it reads says the light is on, and so does its answer.
+    """
+    llm_server.reply(
+        calls(
+            agent_data,
+            Call("HassTurnOn", {"name": "Kitchen light"}),
+            Call("GetLiveContext", {}),
+        ),
+        Text("The kitchen light is on."),
+    )
+
+    result = await say(hass, "Switch on the kitchen light and tell me if it is on")
+
+    assert speech(result) == "The kitchen light is on."
+    # The result as the model read it: JSON, its newlines escaped.
+    read = " ".join(
+        str(message.get("content"))
+        for message in llm_server.last_chat_request["messages"]
+    )
+    assert re.search(r"names: Kitchen light\\n\s+domain: light\\n\s+state: '?on", read)

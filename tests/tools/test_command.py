@@ -180,6 +180,8 @@ def test_the_values_an_answer_says(answer: str, said: list[str]) -> None:
         # A room's sensors that nothing asked for.
         ("Switch off everything in the kitchen", []),
         ("Turn off the hall lamp and tell me how the kitchen is", []),
+        # A kind's word asks for the kind: the lights, not a light meter.
+        ("Turn on the lights in the kitchen", []),
     ],
 )
 async def test_what_a_request_asks_to_be_told(
@@ -193,6 +195,7 @@ async def test_what_a_request_asks_to_be_told(
     for key, name, device_class in (
         ("kitchen_gauge", "Kitchen gauge", "temperature"),
         ("kitchen_pollen", "Kitchen pollen", None),
+        ("kitchen_light_level", "Kitchen light level", "illuminance"),
     ):
         entry = entities.async_get_or_create(
             "sensor", "test", key, suggested_object_id=key
@@ -207,4 +210,4 @@ async def test_what_a_request_asks_to_be_told(
     words = await async_state_words(hass, "en")
     mentions = find_mentions(hass, said, language="en")
 
-    assert sorted(asked_reads(hass, words_in(said), mentions, words)) == reads
+    assert sorted(asked_reads(hass, words_in(said), mentions, "en", words)) == reads

@@ -100,12 +100,11 @@ def reads_unsaid(state: Round) -> Finding | None:
         ]
     ):
         return None
-    acted = state.tally.acted_on or frozenset()
-    done = [part for part in state.command.parts if part in acted]
+    # What the request named to change, as it is now: done or not.
     return Finding(
         {"entities": unsaid},
         {"states": _described(hass, unsaid)},
-        entities=tuple(dict.fromkeys((*done, *reads))),
+        entities=tuple(dict.fromkeys((*state.command.parts, *reads))),
     )
 
 

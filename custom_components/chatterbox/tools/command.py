@@ -41,7 +41,12 @@ from ..context.mentions import (
 )
 from ..context.message import Message
 from ..lang import word_set
-from ..lang.kinds import READ_ONLY_DOMAINS, SWITCHED_DOMAINS, kinds_named
+from ..lang.kinds import (
+    READ_ONLY_DOMAINS,
+    SWITCHED_DOMAINS,
+    kind_words,
+    kinds_named,
+)
 from ..lang.numbers import FIGURE, NUMBER, as_number, is_figure
 from ..lang.questions import asks_to_be_shown
 from ..lang.text import words_in
@@ -117,7 +122,9 @@ def command_for(  # noqa: PLR0913  # the turn's inputs, each separate
         if every_part
         else (),
         question=question,
-        reads=() if question else asked_reads(hass, message.words, mentions, words),
+        reads=()
+        if question
+        else asked_reads(hass, message.words, mentions, language, words),
         changes=not question and not asks_to_be_shown(message.words, language),
         checks_statements=bool(options.get(CONF_CHECK_CLAIMS, True)),
     )
@@ -127,7 +134,8 @@ def asked_reads(
     hass: HomeAssistant,
     said: Sequence[str],
     mentions: Mentions,
-    words: StateWords | None,
+    language: str,
+    words: StateWords | None = None,
 ) -> tuple[str, ...]:
     """Return what only reports that a request asks to be told.
 
@@ -147,7 +155,15 @@ def asked_reads(
             for word in words_in(" ".join((area.name, *area.aliases)))
         ),
     }
-    rest = [w for w in said if w not in named and len(w) >= _SHORTEST_READ_WORD]
+    # A kind's word asks for devices of the kind, not for a reading: "the
+    # lights" reads no "Hall light level".
+    rest = [
+        w
+        for w in said
+        if w not in named
+        and len(w) >= _SHORTEST_READ_WORD
+        and not kind_words([w], language)
+    ]
     return tuple(
         entity_id
         for entity_id in mentions.reporting

@@ -137,6 +137,7 @@ class ToolGuard(llm.APIInstance):
         self._failures = 0
         self._outcomes = Outcomes(inner.api.hass, inner.llm_context)
         self._running: set[asyncio.Task[Any]] = set()
+        self._changing: set[asyncio.Task[Any]] = set()
         self._closed = False
 
     @override
@@ -299,10 +300,19 @@ class ToolGuard(llm.APIInstance):
         exist.
         """
         name = tool_input.tool_name
+        reads = only_reads(self._by_name[name])
         task = asyncio.current_task()
         if task is not None:
             self._running.add(task)
+            if not reads:
+                self._changing.add(task)
         try:
+            # Home Assistant runs the calls of a response at once: a read made
+            # beside a change ("switch on the lamp and tell me if it is on")
+            # waits for it, and reports the home as the change left it. Each
+            # change has its own time limit.
+            if reads and (changing := self._changing - {task}):
+                await asyncio.wait(changing)
             async with asyncio.timeout(TOOL_TIMEOUT):
                 if (tool := self._own.get(name)) is not None:
                     result = await tool.async_call(
@@ -331,6 +341,7 @@ class ToolGuard(llm.APIInstance):
         finally:
             if task is not None:
                 self._running.discard(task)
+                self._changing.discard(task)
 
     def close(self) -> None:
         """End the turn: cancel the tools still running, refuse new calls."""

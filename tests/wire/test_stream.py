@@ -866,3 +866,34 @@ async def test_a_call_written_as_text_again_is_read_no_further() -> None:
 
     assert calls_of(deltas) == [("HassTurnOn", {"name": "kitchen light"})]
     assert stats.looped
+
+
+async def test_a_call_written_as_text_then_a_native_one_are_two_calls() -> None:
+    """Each whole call is looked up once: a text call, then another native one."""
+    stats = StreamStats()
+
+    deltas = await collect(
+        [
+            chunk("".join(QWEN_FENCED_CALL)),
+            chunk(
+                tool_calls=[
+                    call(0, call_id="a", name="HassTurnOff", arguments='{"name": "A"}')
+                ]
+            ),
+            chunk(
+                tool_calls=[
+                    call(1, call_id="b", name="HassTurnOff", arguments='{"name": "B"}')
+                ]
+            ),
+            chunk(finish_reason="tool_calls"),
+        ],
+        stats,
+        text_tools=offered("HassTurnOn", "HassTurnOff"),
+    )
+
+    assert sorted(calls_of(deltas), key=str) == [
+        ("HassTurnOff", {"name": "A"}),
+        ("HassTurnOff", {"name": "B"}),
+        ("HassTurnOn", {"name": "kitchen light"}),
+    ]
+    assert not stats.looped

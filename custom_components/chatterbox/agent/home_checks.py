@@ -65,7 +65,7 @@ def unread(state: Round) -> Finding | None:
     # The figures' own note names them: no source of them.
     note = state.note if state.note and state.note.startswith(_FIGURES_SAID) else None
     answer = state.answer or ""
-    if not (unread := unread_figures(answer, state.read, state.language, note)):
+    if not (figures := unread_figures(answer, state.read, state.language, note)):
         return None
     command = state.command
     named = find_mentions(state.chat_log.hass, answer, language=state.language).named
@@ -75,8 +75,8 @@ def unread(state: Round) -> Finding | None:
         *(command.reads if command else ()),
     )
     return Finding(
-        {"figures": unread},
-        {"figures": ", ".join(unread)},
+        {"figures": figures},
+        {"figures": ", ".join(figures)},
         entities=tuple(dict.fromkeys(entities)),
     )
 

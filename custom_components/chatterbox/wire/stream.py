@@ -283,6 +283,8 @@ class _PendingToolCall:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
+    whole: bool = False
+    """Complete, and looked up among the calls made before it."""
 
 
 class _ToolCallAssembler:
@@ -294,6 +296,7 @@ class _ToolCallAssembler:
         self._by_index: dict[int | None, _PendingToolCall] = {}
         self.looped = False
         """A call came whole that the response had made already; it is dropped."""
+        self._made: set[tuple[str, str]] = set()
 
     def __bool__(self) -> bool:
         """Return whether a tool call is pending."""
@@ -335,17 +338,17 @@ class _ToolCallAssembler:
         """Drop the last call if the response made it already; tell whether it did.
 
         The same name with the same arguments, as written: a model in a loop
-        writes them token for token.
+        writes them token for token. Each whole call is looked up once, so a
+        response of many calls is read in linear time.
         """
-        if len(self._calls) < 2:  # noqa: PLR2004  # a repeat needs one before it
-            return self.looped
-        last = self._calls[-1]
-        said = (last.name, "".join(last.arguments).strip())
-        if any(
-            (c.name, "".join(c.arguments).strip()) == said for c in self._calls[:-1]
-        ):
-            self._calls.pop()
-            self.looped = True
+        if self._calls and not self.looped and not (last := self._calls[-1]).whole:
+            last.whole = True
+            said = (last.name, "".join(last.arguments).strip())
+            if said in self._made:
+                self._calls.pop()
+                self.looped = True
+            else:
+                self._made.add(said)
         return self.looped
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:

@@ -55,7 +55,7 @@ def observe_round(  # noqa: PLR0913  # keyword-only, each one a separate record
     if stats.looped:
         LOGGER.info(
             "The answer made a call it had made already, as a model in a loop "
-            "does; the rest was not read"
+            "does; the repeat and what followed it were not read"
         )
     if stats.cut_short:
         LOGGER.warning(

@@ -353,6 +353,8 @@ class _ToolCallAssembler:
 
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
         """Return the pending tool calls, the unreadable ones as such."""
+        self._drop_repeat()  # the last call, whole now
+        stats.looped = self.looped
         tool_inputs: list[llm.ToolInput] = []
         for call in self._calls:
             call_id = call.id or ulid_now()

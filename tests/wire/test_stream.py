@@ -825,24 +825,29 @@ async def test_a_response_that_makes_a_call_again_is_read_no_further() -> None:
     assert stats.finish_reason is None
 
 
+def one_chunk_each(tool: str, *names: str) -> list[dict[str, Any]]:
+    """Return one chunk per call of the tool, for each device name."""
+    return [
+        chunk(
+            tool_calls=[
+                call(
+                    index,
+                    call_id=f"call_{index}",
+                    name=tool,
+                    arguments=json.dumps({"name": name}),
+                )
+            ]
+        )
+        for index, name in enumerate(names)
+    ]
+
+
 async def test_the_same_tool_with_other_arguments_is_no_loop() -> None:
     """Two lamps switched on in one response are two calls."""
     stats = StreamStats()
 
     deltas = await collect(
-        [
-            chunk(
-                tool_calls=[
-                    call(0, call_id="a", name="HassTurnOn", arguments='{"name": "A"}')
-                ]
-            ),
-            chunk(
-                tool_calls=[
-                    call(1, call_id="b", name="HassTurnOn", arguments='{"name": "B"}')
-                ]
-            ),
-            chunk(finish_reason="tool_calls"),
-        ],
+        [*one_chunk_each("HassTurnOn", "A", "B"), chunk(finish_reason="tool_calls")],
         stats,
     )
 
@@ -875,16 +880,7 @@ async def test_a_call_written_as_text_then_a_native_one_are_two_calls() -> None:
     deltas = await collect(
         [
             chunk("".join(QWEN_FENCED_CALL)),
-            chunk(
-                tool_calls=[
-                    call(0, call_id="a", name="HassTurnOff", arguments='{"name": "A"}')
-                ]
-            ),
-            chunk(
-                tool_calls=[
-                    call(1, call_id="b", name="HassTurnOff", arguments='{"name": "B"}')
-                ]
-            ),
+            *one_chunk_each("HassTurnOff", "A", "B"),
             chunk(finish_reason="tool_calls"),
         ],
         stats,

@@ -210,5 +210,5 @@ async def _async_start(  # noqa: PLR0913  # each a separate input
         language=language,
         overview=plan.overview,
         # What the answers say of the home is read in Home Assistant's words.
-        state_words=plan.state_words if plan.command is not None else None,
+        state_words=plan.state_words,
     )

@@ -12,8 +12,8 @@ when the model answers:
   "the lights in the kitchen and the hall" the lights of both; "now the
   hall as well", after the kitchen light, the hall's lights.
 A part left over gets the model one more round, naming it. What only
-reports and the request asks to be told ("and tell me the temperature in
-the hall") is held to be said too (Command.reads).
+reports and the request asks to be told ("and say what the hall's
+humidity is") is held to be said too (Command.reads).
 
 The words for kinds of devices are data, one entry per domain, in the
 languages of the question words (questions.py).
@@ -157,13 +157,8 @@ def asked_reads(
     }
     # A kind's word asks for devices of the kind, not for a reading: "the
     # lights" reads no "Hall light level".
-    rest = [
-        w
-        for w in said
-        if w not in named
-        and len(w) >= _SHORTEST_READ_WORD
-        and not kind_words([w], language)
-    ]
+    named.update(kind_words(said, language))
+    rest = [w for w in said if w not in named and len(w) >= _SHORTEST_READ_WORD]
     return tuple(
         entity_id
         for entity_id in mentions.reporting

@@ -238,13 +238,13 @@ class ToolGuard(llm.APIInstance):
         """Run a call that is no repeat; retry a room's devices named as one."""
         tool = self._by_name[tool_input.tool_name]
         reached = self._outcomes.reach_of(tool, tool_input.tool_args)
-        result, unmatched = await self._async_run(tool_input)
+        reads = only_reads(tool)
+        result, unmatched = await self._async_run(tool_input, reads=reads)
         if result.data.get("error") == TIMEOUT:
             self._timed_out.add(key)
         else:
             self._timed_out.discard(key)
         # An intent's failed match, or a read's (GetLiveContext words its own).
-        reads = only_reads(tool)
         if (result.data.get("error") == NO_MATCH or (reads and result.error)) and (
             meant := by_area(
                 tool_input.tool_args,
@@ -292,15 +292,14 @@ class ToolGuard(llm.APIInstance):
         return replace(tool_input, tool_args=arguments)
 
     async def _async_run(
-        self, tool_input: llm.ToolInput
+        self, tool_input: llm.ToolInput, *, reads: bool
     ) -> tuple[llm.ToolResult, list[str]]:
         """Run the tool with a time limit, catching whatever it raises.
 
         Return its result, and what a failed match asked for that does not
-        exist.
+        exist. A call that only reads waits for the changes running beside it.
         """
         name = tool_input.tool_name
-        reads = only_reads(self._by_name[name])
         task = asyncio.current_task()
         if task is not None:
             self._running.add(task)
@@ -308,7 +307,7 @@ class ToolGuard(llm.APIInstance):
                 self._changing.add(task)
         try:
             # Home Assistant runs the calls of a response at once: a read made
-            # beside a change ("switch on the lamp and tell me if it is on")
+            # beside a change ("open the blind, then check it is open")
             # waits for it, and reports the home as the change left it. Each
             # change has its own time limit.
             if reads and (changing := self._changing - {task}):

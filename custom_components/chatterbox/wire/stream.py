@@ -134,7 +134,7 @@ async def transform_stream(
     async for chunk in chunks:
         if update := transformer.chunk(chunk):
             yield update
-        if transformer.stats.looped:
+        if transformer.looped:
             # The caller closes the stream: the server stops writing.
             break
     if update := transformer.finish():
@@ -165,7 +165,6 @@ class _Transformer:
         content = self._filtered(content + refusal, final=False)
         if fragments := tool_call_fragments(delta):
             self._tool_calls.add(fragments)
-            self.stats.looped = self._tool_calls.looped
         if self.stats.time_to_first_token is None and (
             written or refusal or thinking or fragments
         ):
@@ -188,7 +187,13 @@ class _Transformer:
             self.stats.made_up = self._answer.made_up
         if self._tool_calls:
             update["tool_calls"] = self._tool_calls.take(self.stats)
+        self.stats.looped = self._tool_calls.looped
         return update
+
+    @property
+    def looped(self) -> bool:
+        """Tell whether the response made a call again: it is read no further."""
+        return self._tool_calls.looped
 
     def _filtered(self, content: str, *, final: bool) -> str:
         """Return the answer's text to yield, keeping the calls written in it."""
@@ -197,7 +202,6 @@ class _Transformer:
         text, calls = self._answer.feed(content, final=final)
         for call in calls:
             self._tool_calls.add_text_call(call)
-        self.stats.looped = self._tool_calls.looped
         return text
 
     def _record(self, chunk: Chunk) -> None:
@@ -354,7 +358,6 @@ class _ToolCallAssembler:
     def take(self, stats: StreamStats) -> list[llm.ToolInput]:
         """Return the pending tool calls, the unreadable ones as such."""
         self._drop_repeat()  # the last call, whole now
-        stats.looped = self.looped
         tool_inputs: list[llm.ToolInput] = []
         for call in self._calls:
             call_id = call.id or ulid_now()

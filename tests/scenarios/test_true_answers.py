@@ -339,7 +339,7 @@ def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
         )
 
 
-# What a request asks to be told is said: "and tell me the temperature".
+# What a request asks to be told is said: "and say what temperature it is".
 @BOTH_MODES
 @pytest.mark.usefixtures("loaded_entry")
 @pytest.mark.parametrize(
@@ -383,7 +383,7 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
     )
 
     result = await say(
-        hass, "Switch off the kitchen light and tell me the temperature in the kitchen"
+        hass, "Switch off the kitchen light and say what temperature the kitchen is at"
     )
 
     assert hass.states.get("light.kitchen_light").state == "off"
@@ -449,7 +449,7 @@ async def test_a_read_beside_a_change_sees_the_change(
         Text("The kitchen light is on."),
     )
 
-    result = await say(hass, "Switch on the kitchen light and tell me if it is on")
+    result = await say(hass, "Put the kitchen light on and check its state")
 
     assert speech(result) == "The kitchen light is on."
     # The result as the model read it: JSON, its newlines escaped.

@@ -167,7 +167,7 @@ def test_the_values_an_answer_says(answer: str, said: list[str]) -> None:
     [
         # By Home Assistant's name of its device class: "Temperature".
         (
-            "Turn off the hall lamp and tell me the temperature in the kitchen",
+            "Turn off the hall lamp and say what temperature the kitchen has",
             ["sensor.kitchen_gauge"],
         ),
         # By a word of its own name.

@@ -104,8 +104,8 @@ def _values_left(state: Round) -> Finding | None:
 def _value_calls(state: Round) -> Finding | None:
     """Find the call that sets the value a request asked for, when it is plain.
 
-    A small model often switches a device on where the request sets it ("set
-    the fan to 50 percent": HassTurnOn). With one value left, the devices the
+    A small model often switches a device on where the request sets it ("put
+    the attic fan at 30 %": HassTurnOn). With one value left, the devices the
     request names that a call acted on all of one domain, and of that
     domain's offered tools exactly one that takes a number, in one parameter,
     the agent makes that call on each of them, through the guard like any

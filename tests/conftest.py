@@ -26,7 +26,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 # ours instead.
 import custom_components.chatterbox  # noqa: F401
 from custom_components.chatterbox.agent import entity
-from custom_components.chatterbox.const import CONF_MAX_ITERATIONS
+from custom_components.chatterbox.const import CONF_GUIDE, CONF_MAX_ITERATIONS, GUIDE_ON
 from custom_components.chatterbox.diagnostics import async_get_config_entry_diagnostics
 from tests.helpers import faults
 from tests.helpers.common import (
@@ -109,11 +109,17 @@ async def llm_server(socket_enabled: None) -> AsyncGenerator[LLMServer]:
 
 @pytest.fixture
 def agent_data() -> dict[str, object]:
-    """Return the settings of the entry's one agent; tests may override it."""
+    """Return the settings of the entry's one agent; tests may override it.
+
+    It guides a small model, as the demo's: the stories of a small model's
+    failures need its aids. The capable model's stories (tests/scenarios/
+    capable) set their own.
+    """
     return {
         CONF_MODEL: MODELS[0],
         CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
         CONF_MAX_ITERATIONS: 10,
+        CONF_GUIDE: GUIDE_ON,
     }
 
 

@@ -18,6 +18,7 @@ from custom_components.chatterbox.const import (
     CONF_CONTEXT_WINDOW,
     CONF_DEVICE_LIST_SHARE,
     CONF_EXTRA_BODY,
+    CONF_GUIDE,
     CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -429,3 +430,41 @@ async def test_the_device_list_share_is_kept_as_a_percentage(
 
     assert result["reason"] == "reconfigure_successful"
     assert loaded_entry.subentries[AGENT_ID].data[CONF_DEVICE_LIST_SHARE] == 40
+
+
+async def test_guide_a_small_model_is_a_choice_auto_unless_set(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Auto, On or Off among the advanced settings; Auto is unsaved."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+    guide = next(key for key in advanced if key == CONF_GUIDE)
+    assert guide.default() == "auto"
+    assert advanced[guide].config["options"] == ["auto", "on", "off"]
+    assert advanced[guide].config["translation_key"] == CONF_GUIDE
+
+    saved = {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10}
+    for chosen, expected in (
+        ("off", saved | {CONF_GUIDE: "off"}),
+        ("on", saved | {CONF_GUIDE: "on"}),
+        ("auto", saved),
+    ):
+        result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+        if chosen == "auto":
+            # The form shows what was saved before.
+            advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+            guide = next(key for key in advanced if key == CONF_GUIDE)
+            assert guide.description == {"suggested_value": "on"}
+        result = await hass.config_entries.subentries.async_configure(
+            result["flow_id"], {**saved, SECTION_ADVANCED: {CONF_GUIDE: chosen}}
+        )
+        assert result["reason"] == "reconfigure_successful"
+        assert loaded_entry.subentries[AGENT_ID].data == expected
+        await hass.async_block_till_done()
+
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, "ai_task_data"),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
+    assert CONF_GUIDE not in {str(key) for key in advanced}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from homeassistant.const import CONF_PROMPT
+from homeassistant.const import CONF_MODEL, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -13,8 +13,12 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.chatterbox.const import CONF_EXTRA_BODY
-from tests.helpers.common import API_KEY, MODELS, ask
+from custom_components.chatterbox.const import (
+    CONF_EXTRA_BODY,
+    CONF_GUIDE,
+    CONF_MAX_ITERATIONS,
+)
+from tests.helpers.common import AGENT_ID, API_KEY, MODELS, ask
 from tests.helpers.llm_server import LLMServer, Text, Usage
 
 PROMPT = "You are Marvin. The door code is 4711."
@@ -58,7 +62,48 @@ async def test_diagnostics_hold_no_secret(
     assert diagnostics["server"]["models"] == list(MODELS)
     assert diagnostics["server"]["available"] is True
     assert diagnostics["capabilities"][MODELS[0]]["tools"] is True
+    assert diagnostics["server"]["model_sizes"] == {}
+    assert set(diagnostics["agents"][AGENT_ID]["guide"]) == {"on", "reason"}
     assert diagnostics["versions"]["openai"]
     turns = diagnostics["recent_turns"]
     assert [t["prompt_tokens"] for t in turns] == [102, 103, 104, 105, 106]
     assert turns[-1]["requests"][0]["finish_reason"] == "stop"
+
+
+@pytest.mark.parametrize(
+    ("agent_data", "guide"),
+    [
+        (
+            {CONF_MODEL: MODELS[1], CONF_MAX_ITERATIONS: 10},
+            {"on": True, "reason": "server_reports_3.2B"},
+        ),
+        # The server told no size of this one; its name did.
+        (
+            {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10},
+            {"on": False, "reason": "name_says_8B"},
+        ),
+        (
+            {CONF_MODEL: MODELS[1], CONF_MAX_ITERATIONS: 10, CONF_GUIDE: "off"},
+            {"on": False, "reason": "set_off"},
+        ),
+    ],
+)
+async def test_diagnostics_say_whether_each_agent_guides_its_model(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    hass_client: ClientSessionGenerator,
+    guide: dict[str, object],
+) -> None:
+    """What Guide a small model comes to for each agent, and why."""
+    llm_server.model_meta = {MODELS[1]: {"n_params": 3_212_749_824}}
+    assert await async_setup_component(hass, "diagnostics", {})
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    diagnostics = await get_diagnostics_for_config_entry(
+        hass, hass_client, config_entry
+    )
+
+    assert diagnostics["server"]["model_sizes"] == {MODELS[1]: 3_212_749_824}
+    assert diagnostics["agents"] == {AGENT_ID: {"guide": guide}}

@@ -38,10 +38,10 @@ from .server.capabilities import async_probe
 from .server.client import (
     Failure,
     ServerKind,
-    async_context_windows,
     async_create_client,
-    async_list_models_and_windows,
+    async_list_model_details,
     async_ollama_keep_alive,
+    async_reported,
     classify,
     describe,
     without_credentials,
@@ -69,7 +69,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
     api_key: str | None = entry.data.get(CONF_API_KEY)
     client = await async_create_client(hass, entry.data[CONF_URL], api_key)
     try:
-        listed = await async_list_models_and_windows(client)
+        listed = await async_list_model_details(client)
     except openai.OpenAIError as err:
         # The cause is left out on purpose: servers echo keys in their error text,
         # and Home Assistant logs the chain. `describe` masks them.
@@ -102,14 +102,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
         for subentry in entry.subentries.values()
         if CONF_MODEL in subentry.data
     }
-    windows, server_kind = await async_context_windows(client, listed, agent_models)
+    reported = await async_reported(client, listed, agent_models)
     entry.runtime_data = ChatterboxRuntime(
         client=client,
         models=list(listed),
         coordinator=ChatterboxCoordinator(hass, entry, client, list(listed)),
         memory=await async_get_memory_store(hass),
-        context_windows=windows,
-        server_kind=server_kind,
+        context_windows=reported.windows,
+        model_sizes=reported.sizes,
+        server_kind=reported.kind,
     )
     entry.async_on_unload(async_use_skills(hass, entry.entry_id))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)

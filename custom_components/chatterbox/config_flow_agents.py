@@ -42,6 +42,7 @@ from .const import (
     CONF_DEVICE_LIST_SHARE,
     CONF_EVERY_PART,
     CONF_EXTRA_BODY,
+    CONF_GUIDE,
     CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -57,7 +58,9 @@ from .const import (
     CONF_UNATTENDED,
     DEFAULT_AGENT_NAME,
     DEFAULT_AI_TASK_NAME,
+    DEFAULT_GUIDE,
     DEFAULT_MAX_ITERATIONS,
+    GUIDES,
     KEEP_ALIVE_OFF,
     KEEP_ALIVES,
     LOGGER,
@@ -102,6 +105,7 @@ ADVANCED_OPTIONS = (
     CONF_UNATTENDED,
     CONF_SENSITIVE_KINDS,
     *GROUNDING_OPTIONS,
+    CONF_GUIDE,
 )
 # Settings saved only when they differ from these defaults, so that agents
 # saved before a setting existed read the same as new ones.
@@ -113,6 +117,7 @@ UNSAVED_DEFAULTS = {
     CONF_CONFIRM: True,
     CONF_UNATTENDED: UNATTENDED_REFUSE,
     CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
+    CONF_GUIDE: DEFAULT_GUIDE,
 } | dict.fromkeys(GROUNDING_OPTIONS, True)
 
 
@@ -322,6 +327,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                             probatio.Optional(key, default=True): BooleanSelector()
                             for key in GROUNDING_OPTIONS
                         },
+                        probatio.Optional(CONF_GUIDE, default=DEFAULT_GUIDE): _dropdown(
+                            CONF_GUIDE, GUIDES
+                        ),
                     }
                 ),
                 {"collapsed": True},
@@ -360,6 +368,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
             CONF_UNATTENDED,
             CONF_SENSITIVE_KINDS,
             *GROUNDING_OPTIONS,
+            CONF_GUIDE,
         }
     )
 

@@ -33,11 +33,22 @@ CONF_ANSWER_QUESTIONS: Final = "answer_questions"
 CONF_ANSWER_NOT_FOUND: Final = "answer_not_found"
 CONF_CHECK_CLAIMS: Final = "check_claims"
 CONF_EVERY_PART: Final = "every_part"
+CONF_GUIDE: Final = "guide_small_model"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"
 TOOL_MODE_TEXT: Final = "text"
 TOOL_MODES: Final = (TOOL_MODE_AUTO, TOOL_MODE_NATIVE, TOOL_MODE_TEXT)
+GUIDE_AUTO: Final = "auto"
+GUIDE_ON: Final = "on"
+GUIDE_OFF: Final = "off"
+GUIDES: Final = (GUIDE_AUTO, GUIDE_ON, GUIDE_OFF)
+DEFAULT_GUIDE: Final = GUIDE_AUTO
+# The size at or below which Auto guides a model. The 0.5B-3B models need the
+# notes and repairs to finish a turn (they stop short, mangle arguments, write
+# calls as text); 7B and up follow tools and notes on their own, and the aids
+# would only lengthen their requests.
+SMALL_MODEL_PARAMETERS: Final = 4_000_000_000
 KEEP_ALIVE_OFF: Final = "off"
 # Ollama durations; "-1" keeps the model loaded until Ollama stops.
 KEEP_ALIVES: Final = (KEEP_ALIVE_OFF, "30m", "1h", "4h", "24h", "-1")

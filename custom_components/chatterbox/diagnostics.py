@@ -1,18 +1,21 @@
 """Diagnostics: what a bug report needs, without keys, prompts or anyone's words."""
 
+from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 import openai
 
 from homeassistant import const as ha_const
 from homeassistant.components.diagnostics import async_redact_data
-from homeassistant.const import CONF_API_KEY, CONF_PROMPT, CONF_URL
+from homeassistant.const import CONF_API_KEY, CONF_MODEL, CONF_PROMPT, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.loader import async_get_integration
 
-from .const import CONF_EXTRA_BODY, DOMAIN
+from .const import CONF_EXTRA_BODY, CONF_GUIDE, DEFAULT_GUIDE, DOMAIN
 from .runtime import ChatterboxConfigEntry
 from .server.client import without_credentials
+from .server.profile import Guide, guide_for
 
 # The extra body may carry a provider's own keys.
 TO_REDACT = {CONF_API_KEY, CONF_PROMPT, CONF_EXTRA_BODY}
@@ -34,7 +37,9 @@ async def async_get_config_entry_diagnostics(
             "available": runtime.coordinator.last_update_success,
             "models": runtime.models,
             "context_windows": runtime.context_windows,
+            "model_sizes": runtime.model_sizes,
         },
+        "agents": _agents(entry),
         "capabilities": {
             model: verdict.as_dict() for model, verdict in runtime.capabilities.items()
         },
@@ -46,3 +51,19 @@ async def async_get_config_entry_diagnostics(
         # Figures only: the turns' words are never included.
         "recent_turns": list(runtime.recent_turns),
     }
+
+
+def _agents(entry: ChatterboxConfigEntry) -> dict[str, Any]:
+    """Return what each agent's Guide a small model comes to, and why."""
+    sizes = entry.runtime_data.model_sizes
+    return {
+        agent.subentry_id: {"guide": asdict(_guide(agent.data, sizes))}
+        for agent in entry.subentries.values()
+        if CONF_MODEL in agent.data
+    }
+
+
+def _guide(options: Mapping[str, Any], sizes: dict[str, int]) -> Guide:
+    """Return whether an agent guides its model, as its turns decide it."""
+    model = options[CONF_MODEL]
+    return guide_for(options.get(CONF_GUIDE, DEFAULT_GUIDE), model, sizes.get(model))

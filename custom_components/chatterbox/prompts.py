@@ -160,13 +160,6 @@ VALUES_NOTE: Final = (
     "{setter} now, then answer."
 )
 SETTER: Final = "the tool that sets {it}"
-# The same, when the agent made the call itself: the one tool of the devices'
-# domain that takes a number, on the devices the model acted on.
-VALUES_SET_NOTE: Final = (
-    "Note: the user asked for {values}, and no call had set {it}: {setter} was "
-    "called to set {it}, and its result is above. Answer the user now."
-)
-
 # What only reports that the request asked to be told, and the answer did not
 # say: with its state, so that a round without tools answers it.
 READS_NOTE: Final = (
@@ -223,13 +216,6 @@ CONFIRMATION_NEEDED: Final = (
 NOT_REQUESTED: Final = (
     "Not done: the user did not ask for {names}; nothing changed there. Act "
     "only on what the user asked for."
-)
-
-# A call that would change something, when the user asked for an example or
-# an explanation.
-NOT_ASKED_FOR: Final = (
-    "Not done: the user asked for an example or an explanation, not for a "
-    "change, so nothing is changed. Answer in words."
 )
 
 # The states of what a question names, after the user's words in this request

@@ -30,6 +30,8 @@ class ChatterboxRuntime:
     memory: MemoryStore
     context_windows: dict[str, int]
     """The context size the server reports per model, where it reports one."""
+    model_sizes: dict[str, int] = field(default_factory=dict)
+    """The parameter count the server reports per model, where it reports one."""
     server_kind: ServerKind | None = None
     capabilities: dict[str, Capabilities] = field(default_factory=dict)
     """The probe's verdicts per model of an agent, once it has run."""

@@ -12,7 +12,6 @@ from custom_components.chatterbox.agent.outcome import (
     Answered,
     Decision,
     NothingDone,
-    NotRead,
     RunAgain,
     StatesAnswer,
 )
@@ -142,7 +141,10 @@ async def test_a_question_back_stands_when_it_may(
 async def test_a_question_about_devices_asked_back_gets_their_states(
     hass: HomeAssistant,
 ) -> None:
-    """A question that names the lock, asked back: the lock's state answers."""
+    """A question that names the lock, asked back: the model is told to answer.
+
+    A note, never the answer replaced: a question back is not false.
+    """
     command = Command(
         "en", check_claims=False, asked_about=("lock.front_door",), question=True
     )
@@ -150,18 +152,28 @@ async def test_a_question_about_devices_asked_back_gets_their_states(
 
     decision = checked(chat_log, command, ToolTally(), 3, frozenset())
 
-    assert decision == StatesAnswer(("lock.front_door",))
+    assert decision == RunAgain(ASKED_BACK_NOTE, "asked_back")
+    told = checked(chat_log, command, ToolTally(), 3, frozenset({"asked_back"}))
+    assert told == Answered()
 
 
 # What the model read: the question, and the thermometer's state after it.
 READ = [{"role": "user", "content": "How warm is it?\n- Thermometer: 19.5 °C"}]
 
 
+# A question about the thermometer: the answer's figure is of the home.
+ABOUT_THERMOMETER = Command(
+    "en", check_claims=False, asked_about=("sensor.thermometer",), question=True
+)
+
+
 async def test_a_figure_read_nowhere_is_told_once(hass: HomeAssistant) -> None:
     """The thermometer reads 19.5; the model says 22 degrees: it is told so."""
     chat_log = answered(hass, "How warm is it?", "It is 22 degrees.")
 
-    decision = checked(chat_log, WEATHER, ToolTally(), 3, frozenset(), read=READ)
+    decision = checked(
+        chat_log, ABOUT_THERMOMETER, ToolTally(), 3, frozenset(), read=READ
+    )
 
     assert decision == RunAgain(FIGURES_NOTE.format(figures="22"), "figures")
 
@@ -180,18 +192,19 @@ async def test_a_figure_read_stands(hass: HomeAssistant) -> None:
     [(1, frozenset()), (3, frozenset({"figures"}))],
     ids=["last-round", "told-already"],
 )
-async def test_a_figure_read_nowhere_never_reaches_the_user(
+async def test_a_figure_of_nothing_in_the_home_stands(
     hass: HomeAssistant, left: int, told: frozenset[str]
 ) -> None:
-    """No note may be given: the user hears that it could not be read.
+    """A figure the answer gives of nothing in the home is the model's to give.
 
-    The answer names no device whose state could say it instead.
+    Neither the answer nor the question names a device or an area: "22
+    degrees" may be a sauna's, or a holiday's; it stands, note or none.
     """
     chat_log = answered(hass, "How warm is it?", "It is 22 degrees.")
 
     decision = checked(chat_log, WEATHER, ToolTally(), left, told, read=READ)
 
-    assert decision == NotRead()
+    assert decision == Answered()
 
 
 async def test_a_figure_read_nowhere_about_a_device_gets_its_state(

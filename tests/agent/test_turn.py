@@ -21,36 +21,3 @@ async def test_compaction_state_is_bounded(
         await ask(hass, "Hello", name)
 
     assert list(agent.conversations.compactions) == ["two", "three"]
-
-
-def test_the_parameters_that_take_a_number() -> None:
-    """Read from each tool's schema: a number, an integer, or one combined."""
-    turn = agent_turn.Turn(
-        rounds=1,
-        recalled=None,
-        speech=False,
-        tools=[
-            {
-                "type": "function",
-                "function": {
-                    "name": "fan__HassFanSetSpeed",
-                    "parameters": {
-                        "type": "object",
-                        "properties": {
-                            "name": {"type": "string"},
-                            "percentage": {
-                                "allOf": [{"type": "integer"}, {"maximum": 100}]
-                            },
-                            "odd": "not a schema",
-                        },
-                    },
-                },
-            },
-            {"type": "function", "function": {"name": "GetDateTime"}},
-        ],
-    )
-
-    assert turn.numeric == {
-        "fan__HassFanSetSpeed": frozenset({"percentage"}),
-        "GetDateTime": frozenset(),
-    }

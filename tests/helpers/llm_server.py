@@ -284,9 +284,12 @@ class LLMServer:
         # max_model_len; and llama.cpp's GET /props, when set.
         self.model_fields: dict[str, dict[str, Any]] = {}
         self.props: Any = None
-        # Ollama's POST /api/show body per model, and the models GET /api/ps
-        # lists as loaded; when ollama is None, both paths answer 404, and
-        # /api/ps does when ollama_running is None.
+        # llama.cpp's meta per model id in the models list (n_params,
+        # n_ctx_train…); a model without one is listed without meta.
+        self.model_meta: dict[str, dict[str, Any]] = {}
+        # Ollama's POST /api/show body per model (see ollama_show), and the
+        # models GET /api/ps lists as loaded; when ollama is None, both paths
+        # answer 404, and /api/ps does when ollama_running is None.
         self.ollama: dict[str, Any] | None = None
         self.ollama_running: list[dict[str, Any]] | None = []
         self.ollama_generate_status = 200  # the status of POST /api/generate
@@ -548,7 +551,8 @@ class LLMServer:
             case ModelList(ids=ids):
                 listed = self.models if ids is None else ids
                 data = [
-                    _model(model_id) | self.model_fields.get(model_id, {})
+                    _model(model_id, self.model_meta.get(model_id))
+                    | self.model_fields.get(model_id, {})
                     for model_id in listed
                 ]
                 return web.json_response({"object": "list", "data": data})
@@ -645,9 +649,41 @@ class LLMServer:
         )
 
 
-def _model(model_id: str) -> dict[str, Any]:
-    """Describe one model as the models endpoint lists it."""
-    return {"id": model_id, "object": "model", "created": 0, "owned_by": "test"}
+def _model(model_id: str, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Describe one model as the models endpoint lists it, with llama.cpp's meta."""
+    model = {"id": model_id, "object": "model", "created": 0, "owned_by": "test"}
+    return model if meta is None else model | {"meta": meta}
+
+
+def ollama_show(
+    parameters: object = "",
+    *,
+    context_length: int = 32768,
+    parameter_count: int | None = None,
+    parameter_size: str | None = None,
+) -> dict[str, Any]:
+    """Return Ollama's POST /api/show answer for a model, in its real shape.
+
+    The size goes in only where given: model_info's general.parameter_count,
+    details' parameter_size ("8.2B").
+    """
+    details: dict[str, Any] = {"family": "qwen3"}
+    if parameter_size is not None:
+        details["parameter_size"] = parameter_size
+    info: dict[str, Any] = {
+        "general.architecture": "qwen3",
+        "qwen3.context_length": context_length,
+    }
+    if parameter_count is not None:
+        info["general.parameter_count"] = parameter_count
+    return {
+        "modelfile": "FROM /models/blobs/sha256-1",
+        "parameters": parameters,
+        "template": "{{ .Prompt }}",
+        "details": details,
+        "model_info": info,
+        "capabilities": ["completion", "tools"],
+    }
 
 
 def _call_json(call_id: str, call: Call, arguments: str) -> dict[str, Any]:

@@ -92,6 +92,21 @@ async def test_models_are_listed(server: LLMServer, client: openai.AsyncOpenAI) 
     assert [model.id for model in page.data] == ["mistral"]
 
 
+async def test_models_carry_llama_cpp_meta_when_set(
+    server: LLMServer, client: openai.AsyncOpenAI
+) -> None:
+    """By default no model has a meta; one set is listed as llama.cpp lists it."""
+    page = await client.models.list()
+    assert [model.model_extra for model in page.data] == [{}, {}]
+
+    server.model_meta = {"llama3": {"n_params": 3_212_749_824}}
+    page = await client.models.list()
+    assert [model.model_extra for model in page.data] == [
+        {},
+        {"meta": {"n_params": 3_212_749_824}},
+    ]
+
+
 async def test_models_endpoint_can_fail_once(
     server: LLMServer, client: openai.AsyncOpenAI
 ) -> None:

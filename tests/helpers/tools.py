@@ -10,7 +10,7 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.chatterbox.const import CONF_MAX_ITERATIONS
+from custom_components.chatterbox.const import CONF_GUIDE, CONF_MAX_ITERATIONS, GUIDE_ON
 from tests.helpers.common import MODELS
 
 WEATHER_API = "weather_test"
@@ -101,11 +101,13 @@ def weather_tools() -> dict[str, FakeTool]:
 def weather_agent(hass: HomeAssistant, tools: dict[str, FakeTool]) -> dict[str, Any]:
     """Offer the tools through their own API; return an agent with only them.
 
-    The agent may take 4 tool rounds.
+    The agent may take 4 tool rounds, and guides a small model: the stories
+    of its failures need the aids.
     """
     llm.async_register_api(hass, FakeAPI(hass, list(tools.values())))
     return {
         CONF_MODEL: MODELS[0],
         CONF_LLM_HASS_API: [WEATHER_API],
         CONF_MAX_ITERATIONS: 4,
+        CONF_GUIDE: GUIDE_ON,
     }

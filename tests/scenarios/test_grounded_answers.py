@@ -21,8 +21,10 @@ from custom_components.chatterbox.const import (
     CONF_ANSWER_QUESTIONS,
     CONF_CHECK_CLAIMS,
     CONF_EVERY_PART,
+    CONF_GUIDE,
     CONF_MAX_ITERATIONS,
     CONF_STATES_IN_VIEW,
+    GUIDE_ON,
 )
 from tests.helpers.common import MODELS, ask, tool_result, traced
 from tests.helpers.faults import sentence
@@ -33,6 +35,7 @@ from tests.helpers.sensitive import UNLOCK, say
 ASSIST_AGENT = {
     CONF_MODEL: MODELS[0],
     CONF_LLM_HASS_API: ["assist"],
+    CONF_GUIDE: GUIDE_ON,
     CONF_MAX_ITERATIONS: 10,
 }
 
@@ -659,7 +662,8 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
     """User asks for the light at 40 percent; the model only ever switches it on.
 
     Told that 40 was not set, it repeats its call, then says the light is at
-    40 percent: the user hears last that 40 could not be set.
+    40 percent. The note is an aid: the agent sets no value of its own, and
+    replaces no answer on the request's words alone.
     """
     turned_on = async_mock_service(hass, "light", "turn_on")
     llm_server.reply(
@@ -671,13 +675,9 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
 
     result = await ask(hass, "Set the kitchen light to 40 percent")
 
-    assert speech(result) == "Sorry, I could not set 40 just now."
+    assert speech(result) == "The kitchen light is at 40 percent."
     assert [call.data.get("brightness_pct") for call in turned_on] == [None]
-    assert llm_server.last_chat_request["tool_choice"] == "none"
-    assert traced("chatterbox_values_left") == [
-        {"values": ["40"], "again": True},
-        {"values": ["40"], "again": False},
-    ]
+    assert traced("chatterbox_values_left") == [{"values": ["40"], "again": True}]
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -819,7 +819,7 @@ async def test_a_request_done_without_a_word_gets_the_states(
 @pytest.mark.parametrize(
     ("answer", "heard"),
     [
-        ("Is the front door locked?", "Here is what I see now: Front door: Locked."),
+        ("Is the front door locked?", "Is the front door locked?"),
         (
             "The front door is locked. Anything else?",
             "The front door is locked. Anything else?",
@@ -830,11 +830,13 @@ async def test_a_request_done_without_a_word_gets_the_states(
 async def test_a_question_answered_with_a_question_gets_the_state(
     hass: HomeAssistant, llm_server: LLMServer, answer: str, heard: str
 ) -> None:
-    """User asks about the door; the model says the question back: the state answers.
+    """User asks about the door; the model says the question back, twice.
 
-    An answer that says something before its question stands.
+    Told once to answer it (an aid for a small model), it asks again: a
+    question back is not false, and stands. An answer that says something
+    before its question stands at once.
     """
-    llm_server.reply(Text(answer))
+    llm_server.reply(Text(answer), Text(answer))
 
     result = await say(hass, "Is the front door locked?")
 
@@ -1031,38 +1033,3 @@ async def thermostat(ha_core: HomeAssistant) -> str:
     entity_id = "climate.thermostat"
     async_expose_entity(ha_core, conversation.DOMAIN, entity_id, should_expose=True)
     return entity_id
-
-
-@pytest.mark.usefixtures("loaded_entry", "guarded_home")
-async def test_a_value_the_model_leaves_unset_is_set_by_its_one_tool(
-    hass: HomeAssistant, llm_server: LLMServer, thermostat: str
-) -> None:
-    """User asks for the thermostat at 23 degrees; the model only switches it on.
-
-    Of the thermostat's tools, one takes a number: the agent calls it on the
-    thermostat the model acted on, and the model answers after, without tools.
-    """
-    llm_server.reply(
-        ToolCalls([Call("HassTurnOn", {"name": "Thermostat"})]),
-        Text("The thermostat is set to 23 degrees."),
-        Text("The thermostat is now set to 23 degrees."),
-    )
-
-    result = await ask(hass, "Set the thermostat to 23 degrees")
-
-    assert hass.states.get(thermostat).attributes["temperature"] == 23
-    assert speech(result) == "The thermostat is now set to 23 degrees."
-    answering = llm_server.last_chat_request
-    assert answering["tool_choice"] == "none"
-    assert answering["messages"][-1]["content"].startswith(
-        "Note: the user asked for 23, and no call had set it: "
-        "climate__HassClimateSetTemperature was called to set it"
-    )
-    assert traced("chatterbox_values_set") == [
-        {
-            "values": ["23"],
-            "calls": ["climate__HassClimateSetTemperature"],
-            "again": True,
-        }
-    ]
-    assert not traced("chatterbox_values_left")

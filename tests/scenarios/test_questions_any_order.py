@@ -13,7 +13,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.const import CONF_TOOL_MODE
+from custom_components.chatterbox.const import CONF_GUIDE, CONF_TOOL_MODE, GUIDE_ON
 from tests.helpers.common import set_up, tool_result, traced
 from tests.helpers.llm_server import Abilities, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import FRONT, QUESTION, UNLOCK, heard, say, state
@@ -184,7 +184,14 @@ async def test_without_a_question_mark_home_assistants_sentences_hear_it(
 
 @pytest.mark.parametrize(
     "agent_data",
-    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
+    [
+        {
+            "model": "qwen3:8b",
+            "llm_hass_api": ["assist"],
+            CONF_GUIDE: GUIDE_ON,
+            CONF_TOOL_MODE: "text",
+        }
+    ],
 )
 @pytest.mark.usefixtures("named")
 @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.const import CONF_SPEECH, CONF_TOOL_MODE, DOMAIN
+from custom_components.chatterbox.const import (
+    CONF_GUIDE,
+    CONF_SPEECH,
+    CONF_TOOL_MODE,
+    DOMAIN,
+    GUIDE_ON,
+)
 from tests.helpers.common import AGENT_ID, ask, set_up
 from tests.helpers.llm_server import Abilities, LLMServer, Text
 
@@ -30,7 +36,14 @@ FORMATS = {
 # An agent told to write its calls as text, whatever the server can parse.
 TEXT_MODE_AGENT = pytest.mark.parametrize(
     "agent_data",
-    [{"model": "qwen3:8b", "llm_hass_api": ["assist"], CONF_TOOL_MODE: "text"}],
+    [
+        {
+            "model": "qwen3:8b",
+            "llm_hass_api": ["assist"],
+            CONF_GUIDE: GUIDE_ON,
+            CONF_TOOL_MODE: "text",
+        }
+    ],
 )
 
 
@@ -117,6 +130,7 @@ async def test_a_call_the_server_did_not_parse_still_runs(
         {
             "model": "qwen3:8b",
             "llm_hass_api": ["assist"],
+            CONF_GUIDE: GUIDE_ON,
             CONF_TOOL_MODE: "text",
             CONF_SPEECH: False,
         }

@@ -20,14 +20,21 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from custom_components.chatterbox.const import (
+    CONF_GUIDE,
     CONF_MAX_ITERATIONS,
     CONF_TOOL_MODE,
+    GUIDE_ON,
 )
 from tests.helpers.common import MODELS, traced
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import FRONT, say
 
-NATIVE = {CONF_MODEL: MODELS[0], CONF_LLM_HASS_API: ["assist"], CONF_MAX_ITERATIONS: 10}
+NATIVE = {
+    CONF_MODEL: MODELS[0],
+    CONF_LLM_HASS_API: ["assist"],
+    CONF_GUIDE: GUIDE_ON,
+    CONF_MAX_ITERATIONS: 10,
+}
 # Both tool modes: calls as the server's own, and calls written as text.
 BOTH_MODES = pytest.mark.parametrize(
     "agent_data",
@@ -212,65 +219,65 @@ async def test_an_unread_figure_never_reaches_the_user(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
-@pytest.mark.parametrize(
-    ("language", "heard"),
-    [
-        ("en", "Sorry, I could not read that, so I can't say."),
-        (
-            "de",
-            "Tut mir leid, das konnte ich nicht ablesen, also kann ich es nicht sagen.",
-        ),
-    ],
-)
-async def test_a_figure_about_nothing_in_the_home_is_said_unread(
-    hass: HomeAssistant, llm_server: LLMServer, language: str, heard: str
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_a_figure_about_nothing_in_the_home_stands(
+    hass: HomeAssistant, llm_server: LLMServer, language: str
 ) -> None:
-    """User asks how cold it is in a far town; the model makes a figure up twice.
+    """User asks how cold it is in a far town; the model answers with a figure.
 
-    Nothing in the home says it: the user hears that it could not be read.
+    Nothing in the home names the town, so nothing in the home can say the
+    figure is wrong: the model's words stand, with no extra request.
     """
-    llm_server.reply(Text("It is 22 degrees in Tromsø."), Text("About 22 °C."))
+    llm_server.reply(Text("It is 22 degrees in Tromsø."))
 
     result = await say(hass, "How cold is it in Tromsø?", language=language)
 
-    assert speech(result) == heard
+    assert speech(result) == "It is 22 degrees in Tromsø."
+    assert len(llm_server.chat_requests) == 1
+    assert traced("chatterbox_figures_unread") == []
 
 
-# Calls only from a request: an example or an explanation changes nothing,
-# whether the model makes its example's call or writes it in its answer.
+# A change beside an explanation is a request: the change is made, the
+# rest answered.
 @BOTH_MODES
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
 @pytest.mark.parametrize(
-    ("said", "language"),
+    ("said", "answer", "language"),
     [
-        ("Give me an example of a command you understand", "en"),
-        ("Explain how I would get you to switch on the kitchen light", "en"),
-        ("Zeig mir ein Beispiel für einen Befehl", "de"),
-        ("Gi meg et eksempel på en kommando", "nb"),
+        (
+            "Switch on the kitchen light and explain what a lux is",
+            "The kitchen light is on. A lux is one lumen per square metre.",
+            "en",
+        ),
+        (
+            "Schalte das Küchenlicht ein und erkläre mir, was ein Lux ist",
+            "Das Küchenlicht ist an. Ein Lux ist ein Lumen pro Quadratmeter.",
+            "de",
+        ),
     ],
 )
-async def test_an_example_asked_for_changes_nothing(
+async def test_a_change_beside_an_explanation_is_made(  # the story's inputs
     hass: HomeAssistant,
     llm_server: LLMServer,
     agent_data: dict[str, Any],
     said: str,
+    answer: str,
     language: str,
 ) -> None:
-    """User asks for an example; the model makes, or writes, a call as its example.
+    """User asks for the light and an explanation; the model does both.
 
-    The call is refused, as the user asked for no change; the light stays
-    off, and the user hears the model's words.
+    The light comes on, and the user hears the model's words, untouched.
     """
     llm_server.reply(
         calls(agent_data, Call("HassTurnOn", {"name": "Kitchen light"})),
-        Text('For example: "Turn on the kitchen light".'),
+        Text(answer),
     )
 
     result = await say(hass, said, language=language)
 
-    assert hass.states.get("light.kitchen_light").state == "off"
-    assert speech(result) == 'For example: "Turn on the kitchen light".'
-    assert traced("chatterbox_not_asked_for") == [{"tool": "intent__HassTurnOn"}]
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert speech(result) == answer
+    assert len(llm_server.chat_requests) == 2
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
@@ -310,7 +317,6 @@ async def test_a_request_for_a_change_written_as_text_still_acts(
 
     assert hass.states.get("light.kitchen_light").state == "on"
     assert speech(result) == "The kitchen light is on."
-    assert traced("chatterbox_not_asked_for") == []
 
 
 def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
@@ -347,7 +353,7 @@ def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
     [
         (
             Text("The kitchen light is off."),
-            "Here is what I see now: Kitchen light: Off; Kitchen thermometer: 21.5 °C.",
+            "The kitchen light is off.",
         ),
         (
             Text("The light is off, and it is about 22 degrees in the kitchen."),
@@ -367,9 +373,9 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
     """User asks to switch off the kitchen light and to be told the temperature.
 
     The model switches it off and answers about the light alone: told what
-    the user also asked for, it says the temperature, or the user hears the
-    light's and the thermometer's states. The hygrometer beside it was not
-    asked for.
+    the user also asked for (an aid for a small model), it says the
+    temperature, or its answer stands: an answer that leaves something out
+    is not false. The hygrometer beside it was not asked for.
     """
     await async_setup_component(hass, "sensor", {})
     kitchen_thermometer(hass, guarded_home)
@@ -395,10 +401,8 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
     )
     # The round after the note answers: no tools (text mode sends none).
     assert llm_server.last_chat_request.get("tool_choice", "none") == "none"
-    assert [entry["again"] for entry in traced("chatterbox_reads_unsaid")] == [
-        True,
-        *([False] if "see now" in heard else []),
-    ]
+    # A note, never an answer replaced: the model's second answer stands.
+    assert [entry["again"] for entry in traced("chatterbox_reads_unsaid")] == [True]
 
 
 # A model in a loop writes the same calls until its token limit: the response

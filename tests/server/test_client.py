@@ -1,4 +1,4 @@
-"""The client: the context windows servers report, and Ollama's keep-alive."""
+"""The client: the context windows and sizes servers report, Ollama's keep-alive."""
 
 from typing import Any
 
@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.chatterbox.const import CONF_KEEP_ALIVE
 from tests.helpers.common import MODELS, set_up
-from tests.helpers.llm_server import LLMServer
+from tests.helpers.llm_server import LLMServer, ollama_show
 
 
 def _ollama(llm_server: LLMServer) -> None:
@@ -123,38 +123,23 @@ async def test_odd_props_are_ignored(
     assert config_entry.runtime_data.context_windows == {}
 
 
-def _ollama_show(parameters: object = "", context_length: int = 32768) -> object:
-    """Return Ollama's /api/show answer for a model, in its real shape."""
-    return {
-        "modelfile": "FROM /models/blobs/sha256-1",
-        "parameters": parameters,
-        "template": "{{ .Prompt }}",
-        "details": {"family": "qwen3", "parameter_size": "8.2B"},
-        "model_info": {
-            "general.architecture": "qwen3",
-            "qwen3.context_length": context_length,
-        },
-        "capabilities": ["completion", "tools"],
-    }
-
-
 @pytest.mark.parametrize(
     ("show", "running", "window"),
     [
         # A Modelfile's num_ctx is what Ollama serves the model with.
-        (_ollama_show('num_ctx 16384\nstop "<|im_end|>"'), [], 16384),
+        (ollama_show('num_ctx 16384\nstop "<|im_end|>"'), [], 16384),
         # Without one, a loaded model shows the context it was given...
         (
-            _ollama_show('stop "<|im_end|>"'),
+            ollama_show('stop "<|im_end|>"'),
             [{"name": MODELS[0], "model": MODELS[0], "context_length": 8192}],
             8192,
         ),
         # ...and one not loaded gets Ollama's default, 4096 on small machines,
-        (_ollama_show(), [{"name": "other:1b", "context_length": 2048}], 4096),
+        (ollama_show(), [{"name": "other:1b", "context_length": 2048}], 4096),
         # but never more than the model itself can read.
-        (_ollama_show(context_length=2048), [], 2048),
+        (ollama_show(context_length=2048), [], 2048),
         # So does one whose process list cannot be read,
-        (_ollama_show(), None, 4096),
+        (ollama_show(), None, 4096),
         # and odd answers fall back to the default too.
         ({"parameters": ["num_ctx", 1], "model_info": None}, [{"model": 1}], 4096),
     ],
@@ -191,3 +176,73 @@ async def test_an_odd_ollama_answer_leaves_the_default(
 
     assert config_entry.state is ConfigEntryState.LOADED
     assert config_entry.runtime_data.context_windows == {}
+
+
+async def test_nothing_reported_leaves_every_size_unknown(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """A server that tells no size (vLLM, OpenAI) leaves Auto to the names."""
+    llm_server.model_fields = {MODELS[0]: {"max_model_len": 4096}}
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.runtime_data.model_sizes == {}
+    assert [r.path for r in llm_server.requests] == ["/v1/models"]
+
+
+@pytest.mark.parametrize("props", [{"n_ctx": 2048}, None])
+async def test_llama_cpp_lists_each_models_size(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    props: dict[str, object] | None,
+) -> None:
+    """llama.cpp's n_params in a model's meta is its size, with /props or not."""
+    llm_server.model_meta = {
+        MODELS[0]: {"n_params": 1_543_714_304, "n_ctx_train": 32768},
+        MODELS[1]: {"n_params": "3B"},
+    }
+    llm_server.props = props
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.runtime_data.model_sizes == {MODELS[0]: 1_543_714_304}
+    # The size came with the list: no request was added for it.
+    assert [r.path for r in llm_server.requests][:2] == ["/v1/models", "/props"]
+
+
+@pytest.mark.parametrize(
+    ("show", "sizes"),
+    [
+        # model_info counts the parameters exactly,
+        (
+            ollama_show(parameter_count=8_190_735_360, parameter_size="8.2B"),
+            {MODELS[0]: 8_190_735_360},
+        ),
+        # older servers only say it in details,
+        (ollama_show(parameter_size="1.5B"), {MODELS[0]: 1_500_000_000}),
+        # and odd answers say nothing.
+        (ollama_show(parameter_count=True, parameter_size="huge"), {}),
+        ({**ollama_show(), "details": "8B", "model_info": None}, {}),
+        (ollama_show(), {}),
+    ],
+)
+async def test_ollama_tells_the_agents_model_size(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    show: object,
+    sizes: dict[str, int],
+) -> None:
+    """The /api/show answer that gives the window gives the size too."""
+    llm_server.ollama = {MODELS[0]: show}
+
+    await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert config_entry.state is ConfigEntryState.LOADED
+    assert config_entry.runtime_data.model_sizes == sizes
+    shown = [r.json for r in llm_server.requests if r.path == "/api/show"]
+    assert shown == [{"model": MODELS[0]}]

@@ -17,7 +17,6 @@ from custom_components.chatterbox.tools.command import (
     left_over,
     request_parts,
     request_values,
-    said_values,
     values_left,
 )
 from custom_components.chatterbox.tools.statements import async_state_words
@@ -144,21 +143,6 @@ def test_values_no_call_ran_with_are_left() -> None:
 
     assert values_left(command, frozenset({18.5, 1.0})) == ["21"]
     assert values_left(command, frozenset({18.5, 21.0})) == []
-
-
-@pytest.mark.parametrize(
-    ("answer", "said"),
-    [
-        ("The fan is at 50 percent.", ["50"]),
-        ("Set to 18,5 degrees and 50%.", ["18.5", "50"]),
-        ("It is at 18.50 °C.", ["18.5"]),
-        ("The fan is on.", []),
-        ("It is at 500 percent.", []),
-    ],
-)
-def test_the_values_an_answer_says(answer: str, said: list[str]) -> None:
-    """An answer says a value asked for when it has the same number."""
-    assert said_values(answer, ["18.5", "50"]) == said
 
 
 @pytest.mark.usefixtures("home")

@@ -6,7 +6,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.const import SECTION_ADVANCED
+from custom_components.chatterbox.const import CONF_GUIDE, GUIDE_ON, SECTION_ADVANCED
 from custom_components.chatterbox.tools.sensitive import sensitive_action
 from tests.helpers.common import AGENT_ID
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
@@ -91,8 +91,15 @@ async def test_the_user_chooses_the_sensitive_kinds(
     result = await hass.config_entries.subentries.async_configure(
         flow["flow_id"],
         {
-            **config_entry.subentries[AGENT_ID].data,
-            SECTION_ADVANCED: {"sensitive_kinds": ["switch", "button"]},
+            **{
+                key: value
+                for key, value in config_entry.subentries[AGENT_ID].data.items()
+                if key != CONF_GUIDE
+            },
+            SECTION_ADVANCED: {
+                "sensitive_kinds": ["switch", "button"],
+                CONF_GUIDE: GUIDE_ON,
+            },
         },
     )
     assert result["reason"] == "reconfigure_successful"

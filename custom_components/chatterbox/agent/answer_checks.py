@@ -13,9 +13,7 @@ from typing import Final
 
 from homeassistant.helpers import llm
 
-from ..context.mentions import name_of
 from ..lang.claims import claims_done
-from ..lang.numbers import as_number
 from ..lang.text import sentences
 from ..prompts import (
     ASKED_BACK_NOTE,
@@ -30,9 +28,8 @@ from ..prompts import (
     SETTER,
     STATEMENTS_NOTE,
     VALUES_NOTE,
-    VALUES_SET_NOTE,
 )
-from ..tools.command import call_names, left_over, said_values, values_left
+from ..tools.command import call_names, left_over, values_left
 from ..tools.guard import refused_repeat
 from ..tools.names import tool_resolver
 from ..wire.arguments import parse_tool_arguments
@@ -43,11 +40,10 @@ from .home_checks import (
     contradicted,
     contradicted_states,
     reads_unsaid,
-    states,
     states_or_not_read,
     unread,
 )
-from .outcome import Decision, NothingDone, NotSet
+from .outcome import NothingDone
 
 # The longest answer read as a question asked back: one question is short.
 _MAX_ASKED_BACK: Final = 500
@@ -101,46 +97,6 @@ def _values_left(state: Round) -> Finding | None:
     )
 
 
-def _value_calls(state: Round) -> Finding | None:
-    """Find the call that sets the value a request asked for, when it is plain.
-
-    A small model often switches a device on where the request sets it ("put
-    the attic fan at 30 %": HassTurnOn). With one value left, the devices the
-    request names that a call acted on all of one domain, and of that
-    domain's offered tools exactly one that takes a number, in one parameter,
-    the agent makes that call on each of them, through the guard like any
-    other call; the model answers after. Not a light's: brightness and colour
-    temperature both take a number.
-    """
-    if (found := _values_left(state)) is None or len(found.trace["values"]) != 1:
-        return None
-    assert state.command is not None  # noqa: S101  # _settled says so
-    acted = state.tally.acted_on or frozenset()
-    targets = [part for part in state.command.parts if part in acted]
-    domains = {entity_id.split(".", 1)[0] for entity_id in targets}
-    setters = [
-        (tool, next(iter(numbers)))
-        for tool, numbers in state.numeric.items()
-        if tool.split("__", 1)[0] in domains
-        and len(numbers) == 1
-        and "name" in state.tools.get(tool, ())
-    ]
-    value = as_number(found.trace["values"][0])
-    if len(domains) != 1 or len(setters) != 1 or value is None:
-        return None
-    ((tool, parameter),) = setters
-    hass = state.chat_log.hass
-    number = int(value) if value.is_integer() else value
-    calls = tuple(
-        llm.ToolInput(tool, {"name": name_of(hass, current), parameter: number})
-        for entity_id in targets
-        if (current := hass.states.get(entity_id)) is not None
-    )
-    return Finding(
-        {**found.trace, "calls": [tool]}, {**found.note, "setter": tool}, calls=calls
-    )
-
-
 def _setters(state: Round) -> list[str]:
     """Return the offered tools that set a value on the request's devices.
 
@@ -157,13 +113,6 @@ def _setters(state: Round) -> list[str]:
         for name, parameters in state.tools.items()
         if name.split("__", 1)[0] in domains and parameters - _TARGETING
     ][:_MAX_SETTERS]
-
-
-def _not_set(state: Round, found: Finding) -> Decision:
-    """Say a value was not set, when the answer says it anyway: "it is at 20 %"."""
-    if claimed := said_values(state.answer or "", found.trace["values"]):
-        return NotSet(tuple(claimed))
-    return stands(state, found)
 
 
 def _failed_again(state: Round) -> Finding | None:
@@ -209,20 +158,8 @@ def _asked_back(state: Round) -> Finding | None:
     return Finding({"answer": state.answer}, entities=state.command.asked_about)
 
 
-def _asks_about_devices(state: Round) -> bool:
-    """Tell a question about devices, not acted on: their states answer it."""
-    command = state.command
-    return (
-        _answered(state)
-        and command is not None
-        and command.question
-        and bool(command.asked_about)
-        and not state.tally.acted
-    )
-
-
-def _asks_otherwise(state: Round) -> bool:
-    """Tell a question about anything else, before any tool ran: one more round.
+def _asks_back_first(state: Round) -> bool:
+    """Tell a question answered before any call acted or any tool ran.
 
     A question back after a result ("which Springfield?") stands.
     """
@@ -231,7 +168,6 @@ def _asks_otherwise(state: Round) -> bool:
         _answered(state)
         and command is not None
         and command.question
-        and not command.asked_about
         and not state.tally.acted
         and not tools_ran(state.chat_log)
     )
@@ -257,12 +193,17 @@ def _claim(state: Round) -> Finding | None:
 
 
 def _claims_apply(state: Round) -> bool:
-    """Tell a request for a change answered without a call that changed anything."""
+    """Tell a request for a change answered without a call that changed anything.
+
+    A question whose change was refused too: the model may still say it did.
+    """
     command = state.command
     return (
         _answered(state)
         and command is not None
-        and command.check_claims
+        and (
+            command.check_claims or (command.checks_statements and state.tally.refused)
+        )
         and not state.tally.acted
     )
 
@@ -288,7 +229,10 @@ def _asks_to_be_told(state: Round) -> bool:
     return _asks_for_change(state) and command is not None and bool(command.reads)
 
 
-# In order: the first that finds something decides the round.
+# In order: the first that finds something decides the round. The aids only
+# steer a small model, with a note and a round more, and never replace an
+# answer; the last three hold every model's answer to the home: a claim to
+# the calls, a state and a figure to what Home Assistant shows.
 CHECKS: Final = (
     Check(
         "made_up",
@@ -297,17 +241,16 @@ CHECKS: Final = (
         _made_up,
         MADE_UP_NOTE,
         stands,
+        aid=True,
     ),
-    Check("parts", "chatterbox_parts_left", _settled, _parts_left, PARTS_NOTE, stands),
     Check(
-        "set_values",
-        "chatterbox_values_set",
+        "parts",
+        "chatterbox_parts_left",
         _settled,
-        _value_calls,
-        VALUES_SET_NOTE,
+        _parts_left,
+        PARTS_NOTE,
         stands,
-        rounds=1,
-        final=True,
+        aid=True,
     ),
     Check(
         "values",
@@ -315,7 +258,8 @@ CHECKS: Final = (
         _settled,
         _values_left,
         VALUES_NOTE,
-        _not_set,
+        stands,
+        aid=True,
     ),
     Check(
         "failed_again",
@@ -324,6 +268,7 @@ CHECKS: Final = (
         _failed_again,
         FAILED_AGAIN_NOTE,
         stands,
+        aid=True,
     ),
     Check(
         "described",
@@ -333,22 +278,27 @@ CHECKS: Final = (
         None,
         stands,
         rounds=1,
-    ),
-    Check(
-        "asked_back_states",
-        "chatterbox_asked_back",
-        _asks_about_devices,
-        _asked_back,
-        None,
-        states,
+        aid=True,
     ),
     Check(
         "asked_back",
         "chatterbox_asked_back",
-        _asks_otherwise,
+        _asks_back_first,
         _asked_back,
         ASKED_BACK_NOTE,
         stands,
+        aid=True,
+    ),
+    Check(
+        "reads",
+        "chatterbox_reads_unsaid",
+        _asks_to_be_told,
+        reads_unsaid,
+        READS_NOTE,
+        stands,
+        rounds=1,
+        final=True,
+        aid=True,
     ),
     Check(
         "claim",
@@ -377,16 +327,6 @@ CHECKS: Final = (
         unread,
         FIGURES_NOTE,
         states_or_not_read,
-    ),
-    Check(
-        "reads",
-        "chatterbox_reads_unsaid",
-        _asks_to_be_told,
-        reads_unsaid,
-        READS_NOTE,
-        states,
-        rounds=1,
-        final=True,
     ),
 )
 

@@ -47,8 +47,8 @@ class Round:
     """Home Assistant's names of states, in the conversation's language."""
     note: str | None = None
     """The note the round's request ended with: the agent's words, no source."""
-    numeric: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    """Each offered tool's parameters that take a number, by the tool's name."""
+    guide: bool = True
+    """The turn guides a small model: the checks that only steer one apply."""
 
     @property
     def language(self) -> str:
@@ -94,6 +94,10 @@ class Check:
     one, when only an answer is asked for or the calls are made for it."""
     final: bool = False
     """The round after the note is the turn's last, with no tools."""
+    aid: bool = False
+    """It only steers a small model, when the agent guides one: a capable
+    model that left a part out, or answered a question with one, has its
+    reasons."""
 
 
 def stands(_state: Round, _found: Finding) -> Decision:
@@ -108,7 +112,11 @@ def run_checks(state: Round, checks: Sequence[Check]) -> Decision | None:
     while the rounds it needs are left; then its fallback decides.
     """
     for check in checks:
-        if not check.applies(state) or (found := check.find(state)) is None:
+        if (
+            (check.aid and not state.guide)
+            or not check.applies(state)
+            or (found := check.find(state)) is None
+        ):
             continue
         again = (
             (check.note is not None or bool(found.calls))

@@ -23,7 +23,6 @@ from .outcome import (
     NotFound,
     NothingDone,
     NotRead,
-    NotSet,
     StatesAnswer,
 )
 from .plan import Plan
@@ -80,14 +79,6 @@ async def async_compose(  # noqa: C901  # one case for each way a turn ends
             # The model's claim stays in the history; the last words say that
             # it was not so.
             await async_say_phrase(chat_log, stage.agent_id, language, "nothing_done")
-        case NotSet(values):
-            await async_say_phrase(
-                chat_log,
-                stage.agent_id,
-                language,
-                "values_not_set",
-                values=", ".join(values),
-            )
         case NotRead():
             await async_say_phrase(chat_log, stage.agent_id, language, "not_read")
         case Fail(key):

@@ -37,7 +37,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
     read: Sequence[Mapping[str, Any]] = (),
     words: StateWords | None = None,
     note: str | None = None,
-    numeric: Mapping[str, frozenset[str]] | None = None,
+    guide: bool = True,
 ) -> Decision:
     """Decide what a round's response comes to.
 
@@ -50,8 +50,8 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
     each offered tool's parameter names, by the tool's name; told, the
     checks that gave their note in this turn; read, the messages of the
     round's request, which ended with the note, if any; words, Home
-    Assistant's names of states; numeric, each tool's parameters that take
-    a number.
+    Assistant's names of states; guide, whether the checks that only steer
+    a small model apply.
     """
     if tally.held:
         return AskUser()
@@ -76,7 +76,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         answer=None if results else said,
         words=words,
         note=note,
-        numeric=numeric or {},
+        guide=guide,
     )
     if (checked := run_checks(state, CHECKS)) is not None:
         return checked

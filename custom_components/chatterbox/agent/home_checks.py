@@ -7,17 +7,20 @@ states answer, in Home Assistant's words. The order and the gate are in
 answer_checks.py and checks.py.
 """
 
-from collections.abc import Sequence
-from typing import Final
+import asyncio
+from collections.abc import Collection, Sequence
+from typing import Any, Final
 
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Event, EventStateChangedData, HomeAssistant, callback
+from homeassistant.helpers.event import async_track_state_change_event
 
 from ..context.in_view import describe_state
 from ..context.mentions import find_mentions
-from ..lang.numbers import as_number
+from ..lang.numbers import as_number, figures_in
+from ..lang.text import sentences
 from ..prompts import FIGURES_NOTE
 from ..tools.figures import gives_figure, numbers_read, unread_figures
-from ..tools.statements import contradictions
+from ..tools.statements import StateWords, contradictions
 from .checks import Finding, Round
 from .outcome import Decision, NotRead, StatesAnswer
 
@@ -26,6 +29,55 @@ _FIGURES_SAID: Final = FIGURES_NOTE.split("{", 1)[0]
 # The most states the agent says in its own answer: a room of lamps is a
 # sentence, not a list read out for a minute.
 MAX_STATES_SAID: Final = 10
+# How long a device a call acted on may take to report its new state before
+# what the answer says of it counts as a contradiction: a media player
+# buffers before it plays, a cover reports "opening" first.
+SETTLE_SECONDS: Final = 2.0
+
+
+async def async_settle(  # noqa: PLR0913  # the answer, and what it is held to
+    hass: HomeAssistant,
+    answer: str,
+    words: StateWords,
+    *,
+    read: Sequence[Any],
+    language: str,
+    acted_on: Collection[str],
+) -> None:
+    """Wait a moment for the devices the answer gets wrong that a call acted on.
+
+    Only those: a device no call touched has nothing on its way. Returns at
+    the first new state of one of them, or after SETTLE_SECONDS.
+    """
+    if not acted_on or not answer:
+        return
+    late = {
+        item.entity_id
+        for item in contradictions(
+            hass,
+            answer,
+            words,
+            known=numbers_read(read),
+            language=language,
+            acted_on=acted_on,
+        )
+    }.intersection(acted_on)
+    if not late:
+        return
+    changed = asyncio.Event()
+
+    @callback
+    def _changed(_event: Event[EventStateChangedData]) -> None:
+        changed.set()
+
+    unsubscribe = async_track_state_change_event(hass, late, _changed)
+    try:
+        async with asyncio.timeout(SETTLE_SECONDS):
+            await changed.wait()
+    except TimeoutError:
+        pass
+    finally:
+        unsubscribe()
 
 
 def contradicted(state: Round) -> Finding | None:
@@ -40,6 +92,7 @@ def contradicted(state: Round) -> Finding | None:
         state.words,
         known=numbers_read(state.read),
         language=state.command.language,
+        acted_on=state.tally.acted_on or (),
     )
     if not found:
         return None
@@ -61,23 +114,40 @@ def _described(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
 
 
 def unread(state: Round) -> Finding | None:
-    """Find the figures the answer gives that nothing the model read gives."""
+    """Find the figures the answer gives of the home that nothing read gives.
+
+    A figure is of the home when its sentence names a device or an area of
+    it, or when the question names the devices the answer is about ("how
+    warm is the living room?" answered "22 degrees"). Any other figure is
+    the model's own knowledge ("a sauna runs at 80 to 90 degrees"), and
+    stands. One worked out from a figure read (the other scale, a
+    percentage, a sum) counts as read (tools/figures.py).
+    """
     # The figures' own note names them: no source of them.
     note = state.note if state.note and state.note.startswith(_FIGURES_SAID) else None
-    answer = state.answer or ""
-    if not (figures := unread_figures(answer, state.read, state.language, note)):
-        return None
+    hass = state.chat_log.hass
     command = state.command
-    named = find_mentions(state.chat_log.hass, answer, language=state.language).named
-    entities = (
-        *named,
+    asked = (
         *(command.asked_about if command else ()),
         *(command.reads if command else ()),
     )
+    named: list[str] = []
+    of_home: list[str] = []
+    for sentence in sentences(state.answer or ""):
+        if not figures_in(sentence.text, state.language):
+            continue
+        mentions = find_mentions(hass, sentence.text, language=state.language)
+        if mentions.named or mentions.areas or asked:
+            named.extend(mentions.entities)
+            of_home.append(sentence.text)
+    if not of_home or not (
+        figures := unread_figures(" ".join(of_home), state.read, state.language, note)
+    ):
+        return None
     return Finding(
         {"figures": figures},
         {"figures": ", ".join(figures)},
-        entities=tuple(dict.fromkeys(entities)),
+        entities=tuple(dict.fromkeys((*named, *asked))),
     )
 
 

@@ -23,8 +23,10 @@ from ..tools.confirm import confirmed_calls
 from ..tools.guard import ToolGuard, ToolTally, guard_tools
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
+from .answer import answer_of
 from .compose import async_compose
 from .decision import decide
+from .home_checks import async_settle
 from .observe import observe_round
 from .outcome import Decision, Ending, RunAgain
 from .plan import Plan, async_prepare
@@ -57,7 +59,7 @@ async def async_run_turn(  # noqa: PLR0913  # keyword-only, each a separate inpu
         plan.state_question,
         own=plan.own_tools,
         scope=plan.scope,
-        changes=plan.changes,
+        guide=stage.guide.on,
     ) as guard:
         note_states(
             stage,
@@ -127,7 +129,7 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             stats,
             turn,
             allow_tools=left > 0 and bool(turn.tools),
-            text_tools=text_call_parser(guard, turn),
+            text_tools=text_call_parser(guard, turn, native="tools" in request),
             usage_expected=stage.learned.sends_usage,
         )
         # TOOL_DECISION and TOOL_EXECUTION: the chat log hands each call to
@@ -145,6 +147,7 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             added=chat_log.content[start:],
             usage=usage,
         )
+        await _async_settle(stage, chat_log, turn, guard, request)
         decision = decide(
             stats,
             _tally(guard),
@@ -156,7 +159,7 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             read=request["messages"],
             words=turn.state_words,
             note=note,
-            numeric=turn.numeric,
+            guide=turn.guide,
         )
     return decision
 
@@ -175,6 +178,26 @@ async def _async_read_images(
     ):
         return {}
     return await stage.hass.async_add_executor_job(read_images, chat_log.content)
+
+
+async def _async_settle(
+    stage: Stage,
+    chat_log: conversation.ChatLog,
+    turn: Turn,
+    guard: ToolGuard | None,
+    request: dict[str, Any],
+) -> None:
+    """Give the devices the round's answer speaks of a moment to report."""
+    if guard is None or turn.state_words is None or turn.command is None:
+        return
+    await async_settle(
+        stage.hass,
+        answer_of(chat_log),
+        turn.state_words,
+        read=request["messages"],
+        language=turn.language,
+        acted_on=guard.tally().acted_on or (),
+    )
 
 
 def _tally(guard: ToolGuard | None) -> ToolTally:
@@ -211,4 +234,5 @@ async def _async_start(  # noqa: PLR0913  # each a separate input
         overview=plan.overview,
         # What the answers say of the home is read in Home Assistant's words.
         state_words=plan.state_words,
+        guide=stage.guide.on,
     )

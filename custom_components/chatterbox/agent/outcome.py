@@ -57,13 +57,6 @@ class NothingDone:
 
 
 @dataclass(frozen=True, slots=True)
-class NotSet:
-    """The answer says a number was set that no call set, even after a note."""
-
-    values: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class NotRead:
     """An answer's figure that nothing read gives stays after a note.
 
@@ -80,7 +73,7 @@ class Fail:
 
 
 type Ending = (
-    Answered | AskUser | NotFound | StatesAnswer | NothingDone | NotSet | NotRead | Fail
+    Answered | AskUser | NotFound | StatesAnswer | NothingDone | NotRead | Fail
 )
 """How a turn ends: every outcome but another round (compose.py says each)."""
 

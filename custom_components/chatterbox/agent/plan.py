@@ -1,10 +1,9 @@
 """RECEIVE_INPUT: what a turn settles before its first request, as one value.
 
-Three kinds of question meet here, each with its own name: the agent's own
+Two kinds of question meet here, each with its own name: the agent's own
 question of the turn before, which this message may answer ("Do you want me
-to unlock the front door?": `pending`); the user's question about the home
-("Is the door locked?": `state_question`); and whether the message asks for
-a change at all (`changes`).
+to unlock the front door?": `pending`); and the user's question about the
+home ("Is the door locked?": `state_question`).
 """
 
 from dataclasses import dataclass
@@ -48,8 +47,6 @@ class Plan:
     """What a change may reach: what the words named."""
     own_tools: tuple[SkillTool, ...]
     """The agent's own tools for the turn: the search of a large home."""
-    changes: bool
-    """The message may lead to a change: no example or explanation asked for."""
     state_words: StateWords | None
     """Home Assistant's names of states and kinds, in the turn's language: what
     the answers say of the home is read in them; None for an AI Task's data."""
@@ -116,10 +113,6 @@ async def async_prepare(
         # A change to what the words did not name is refused (tools/scope.py).
         turn_scope(hass, options, message, mentions, language),
         (FindDevicesTool(),) if overview is not None and overview.search else (),
-        # An example or an explanation asked for changes nothing, even when
-        # the model makes or writes the call of its example (a question: see
-        # state_question).
-        command is None or command.question or command.changes,
         words,
     )
 

@@ -47,15 +47,23 @@ def read_response(  # noqa: PLR0913  # keyword-only, each one part of the pipeli
     return deltas if allow_tools else _without_tool_calls(deltas)
 
 
-def text_call_parser(guard: ToolGuard | None, turn: Turn) -> TextToolCallParser | None:
+def text_call_parser(
+    guard: ToolGuard | None, turn: Turn, *, native: bool
+) -> TextToolCallParser | None:
     """Return a parser of calls written as text, which must not be read aloud.
 
     In text mode that is how calls come. With native tools, a server whose
     template expects another format passes the call on as text (llama.cpp
     with Qwen2.5-Coder 0.5B's bare JSON), and on the final round, told to
-    answer, small models often write the call the server no longer parses.
+    answer, small models often write the call the server no longer parses:
+    read as calls when the turn guides a small model. Native: the request
+    sent offers the tools natively. A capable model's
+    calls come native; a call it writes in its answer is an example, and is
+    read out as text.
     """
     if guard is None or not turn.tools:
+        return None
+    if native and not turn.guide:
         return None
     return TextToolCallParser(guard.resolve)
 

@@ -13,12 +13,20 @@ from typing import Any
 import openai
 
 from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_MODEL
 from homeassistant.core import HomeAssistant
 
-from ..const import CONF_MAX_TOKENS, DEFAULT_ANSWER_RESERVE, SUBENTRY_CONVERSATION
+from ..const import (
+    CONF_GUIDE,
+    CONF_MAX_TOKENS,
+    DEFAULT_ANSWER_RESERVE,
+    DEFAULT_GUIDE,
+    SUBENTRY_CONVERSATION,
+)
 from ..context.estimator import TokenEstimator
 from ..runtime import ChatterboxConfigEntry
 from ..server.capabilities import Capabilities
+from ..server.profile import Guide, guide_for
 from .turn import Conversations
 
 
@@ -76,3 +84,13 @@ class Stage:
         if self.options.get(CONF_MAX_TOKENS) or not self.conversational:
             return None
         return int(DEFAULT_ANSWER_RESERVE * self.learned.estimator.chars_per_token)
+
+    @property
+    def guide(self) -> Guide:
+        """Return whether the turn guides a small model, and why."""
+        model = self.options[CONF_MODEL]
+        return guide_for(
+            self.options.get(CONF_GUIDE, DEFAULT_GUIDE),
+            model,
+            self.entry.runtime_data.model_sizes.get(model),
+        )

@@ -48,26 +48,14 @@ class Turn:
     state_words: StateWords | None = None
     """Home Assistant's names of states in the conversation's language, which
     what an answer says of the home is read in; None for an AI Task."""
+    guide: bool = True
+    """The turn guides a small model: notes and repairs that only steer a
+    weak model (the agent's option Guide a small model)."""
 
     @property
     def parameters(self) -> dict[str, frozenset[str]]:
         """Return each offered tool's parameter names, by the tool's name."""
         return {tool["function"]["name"]: _parameter_names(tool) for tool in self.tools}
-
-    @property
-    def numeric(self) -> dict[str, frozenset[str]]:
-        """Return the parameters of each offered tool that take a number."""
-        return {tool["function"]["name"]: _numeric(tool) for tool in self.tools}
-
-
-def _numeric(tool: ChatCompletionToolParam) -> frozenset[str]:
-    """Return the names of a tool's parameters whose schema takes a number."""
-    properties = tool["function"].get("parameters", {}).get("properties")
-    if not isinstance(properties, dict):
-        return frozenset()
-    return frozenset(
-        name for name, schema in properties.items() if _takes_number(schema)
-    )
 
 
 def _takes_number(schema: Any) -> bool:

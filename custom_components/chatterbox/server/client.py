@@ -2,6 +2,7 @@
 
 from base64 import b64encode
 from collections.abc import Awaitable
+from dataclasses import dataclass, field
 from enum import StrEnum
 import re
 from typing import Any, cast
@@ -13,6 +14,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.httpx_client import get_async_client
 
 from ..const import CONNECT_TIMEOUT, LOGGER
+from .profile import size_from_text
 
 # The SDK refuses to build a client without a key, but local servers (Ollama,
 # llama.cpp, LM Studio) need none and ignore the header.
@@ -96,23 +98,38 @@ def _load_lazy_parts(client: openai.AsyncOpenAI) -> None:
     _ = client.chat.completions
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """What the server's model list tells of one model, where it tells it."""
+
+    window: int | None = None
+    """The context window: vLLM lists max_model_len."""
+    parameters: int | None = None
+    """The parameter count: llama.cpp lists n_params in the model's meta."""
+
+
 async def async_list_models(client: openai.AsyncOpenAI) -> list[str]:
     """Return the ids of the server's models, failing fast when it is unwell."""
-    return list(await async_list_models_and_windows(client))
+    return list(await async_list_model_details(client))
 
 
-async def async_list_models_and_windows(
-    client: openai.AsyncOpenAI,
-) -> dict[str, int | None]:
-    """Return the server's model ids with the context window each reports.
-
-    vLLM lists max_model_len with each model; other servers list none.
-    """
+async def async_list_model_details(client: openai.AsyncOpenAI) -> dict[str, Listed]:
+    """Return the server's model ids with what the list tells of each."""
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
     return {
-        model.id: _positive_int((model.model_extra or {}).get("max_model_len"))
+        model.id: _listed(model.model_extra or {})
         async for model in await probe.models.list()
     }
+
+
+def _listed(extra: dict[str, Any]) -> Listed:
+    """Read the fields a server adds to a model in its list."""
+    meta = extra.get("meta")
+    parameters = meta.get("n_params") if isinstance(meta, dict) else None
+    return Listed(
+        window=_positive_int(extra.get("max_model_len")),
+        parameters=_positive_int(parameters),
+    )
 
 
 class ServerKind(StrEnum):
@@ -123,26 +140,47 @@ class ServerKind(StrEnum):
     OLLAMA = "ollama"
 
 
-async def async_context_windows(
-    client: openai.AsyncOpenAI, listed: dict[str, int | None], agent_models: set[str]
-) -> tuple[dict[str, int], ServerKind | None]:
-    """Return the context window the server gives each model, and its kind.
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """What the server reports of its models at setup, where it reports it."""
 
-    vLLM lists it with the models, llama.cpp serves one model and tells its
-    n_ctx at /props, and Ollama tells per model, so only the agents' models
-    are asked. A probe that fails leaves the model out: the agent's option or
-    the default applies.
+    kind: ServerKind | None = None
+    windows: dict[str, int] = field(default_factory=dict)
+    """The context window the server gives each model."""
+    sizes: dict[str, int] = field(default_factory=dict)
+    """Each model's parameter count."""
+
+
+async def async_reported(
+    client: openai.AsyncOpenAI, listed: dict[str, Listed], agent_models: set[str]
+) -> Reported:
+    """Return the context windows and sizes the server reports, and its kind.
+
+    vLLM lists the windows with the models, and no sizes. llama.cpp lists each
+    model's size in its meta, serves one model and tells its n_ctx at /props.
+    Ollama tells both per model, so only the agents' models are asked. A probe
+    that fails leaves the model out: the agent's option or the default applies.
     """
-    if windows := {model: window for model, window in listed.items() if window}:
-        return windows, ServerKind.VLLM
+    sizes = {model: of.parameters for model, of in listed.items() if of.parameters}
+    if windows := {model: of.window for model, of in listed.items() if of.window}:
+        return Reported(ServerKind.VLLM, windows, sizes)
     if n_ctx := await async_server_context_window(client):
-        return dict.fromkeys(listed, n_ctx), ServerKind.LLAMA_CPP
+        return Reported(ServerKind.LLAMA_CPP, dict.fromkeys(listed, n_ctx), sizes)
+    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
+    root = _server_root(client)
     for model in sorted(agent_models):
-        if (window := await async_ollama_context_window(client, model)) is None:
+        shown = await _async_answer_or_none(
+            probe.post(f"{root}/api/show", body={"model": model}, cast_to=object),
+            "Ollama model details",
+            root,
+        )
+        if not isinstance(shown, dict):
             # Not Ollama (or not answering): no point asking for the others.
             break
-        windows[model] = window
-    return windows, ServerKind.OLLAMA if windows else None
+        windows[model] = await _async_ollama_window(probe, root, model, shown)
+        if parameters := _ollama_parameters(shown):
+            sizes[model] = parameters
+    return Reported(ServerKind.OLLAMA if windows else None, windows, sizes)
 
 
 async def async_ollama_keep_alive(
@@ -183,28 +221,20 @@ async def async_server_context_window(client: openai.AsyncOpenAI) -> int | None:
     return _positive_int(props.get("n_ctx") or nested)
 
 
-async def async_ollama_context_window(
-    client: openai.AsyncOpenAI, model: str
-) -> int | None:
-    """Ask an Ollama server how many tokens it gives the model; None elsewhere.
+async def _async_ollama_window(
+    probe: openai.AsyncOpenAI, root: str, model: str, shown: dict[str, Any]
+) -> int:
+    """Return how many tokens Ollama gives the model, from its /api/show answer.
 
     Ollama serves a model with the num_ctx of its Modelfile, or the server's
     default: the context_length a loaded model shows at /api/ps, else 4096
     on machines under 24 GiB of VRAM. The model's own context_length in
     model_info is only its ceiling; Ollama silently cuts prompts past num_ctx.
     """
-    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
-    root = _server_root(client)
-    shown = await _async_answer_or_none(
-        probe.post(f"{root}/api/show", body={"model": model}, cast_to=object),
-        "Ollama model details",
-        root,
-    )
-    if not isinstance(shown, dict):
-        return None
     parameters = shown.get("parameters")
     if isinstance(parameters, str) and (match := _NUM_CTX.search(parameters)):
-        return _positive_int(int(match.group(1)))
+        # A num_ctx of 0 sets nothing: Ollama's default applies.
+        return int(match.group(1)) or OLLAMA_DEFAULT_CONTEXT
     info = shown.get("model_info")
     ceiling = next(
         (
@@ -217,6 +247,20 @@ async def async_ollama_context_window(
     window = await _async_ollama_loaded_window(probe, root, model)
     window = window or OLLAMA_DEFAULT_CONTEXT
     return min(window, ceiling) if ceiling else window
+
+
+def _ollama_parameters(shown: dict[str, Any]) -> int | None:
+    """Return the parameter count in Ollama's /api/show answer, if it has one.
+
+    model_info counts them exactly; details says them in words ("8.0B"), which
+    is read where the count is missing.
+    """
+    info = shown.get("model_info")
+    counted = info.get("general.parameter_count") if isinstance(info, dict) else None
+    details = shown.get("details")
+    size = details.get("parameter_size") if isinstance(details, dict) else None
+    said = size_from_text(size) if isinstance(size, str) else None
+    return _positive_int(counted) or said
 
 
 async def _async_ollama_loaded_window(
@@ -260,8 +304,10 @@ async def _async_answer_or_none(
 
 
 def _positive_int(value: Any) -> int | None:
-    """Return a token count a server reported, or None when it is not one."""
-    return value if isinstance(value, int) and value > 0 else None
+    """Return a count a server reported, or None when it is not one."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if value > 0 else None
 
 
 def classify(err: openai.OpenAIError) -> Failure:

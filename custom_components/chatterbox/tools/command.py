@@ -259,16 +259,6 @@ def values_left(command: Command, used: frozenset[float]) -> list[str]:
     ]
 
 
-def said_values(answer: str, values: Sequence[str]) -> list[str]:
-    """Return the values of a request that an answer says: "50" of "set to 50 %"."""
-    said = [n for n in map(as_number, NUMBER.findall(answer)) if n is not None]
-    return [
-        value
-        for value in values
-        if (number := as_number(value)) is not None and _among(number, said)
-    ]
-
-
 def _among(number: float, numbers: Iterable[float]) -> bool:
     """Tell whether a number is one of the numbers, as floats compare."""
     return any(math.isclose(number, other) for other in numbers)

@@ -1,16 +1,31 @@
 """Whether the figures of an answer come from what the model read.
 
-A figure (lang/numbers.py) an answer gives must come from something the
-model read: the user's words, a tool's result, the states that came with the
-request. A small model asked for a temperature it was not given says one
-anyway ("22 degrees"), and nothing but the home's state can tell it wrong.
+A figure (lang/numbers.py) an answer gives of the home must come from
+something the model read: the user's words, a tool's result, the states that
+came with the request. A small model asked for a temperature it was not given
+says one anyway ("22 degrees"), and nothing but the home's state can tell it
+wrong. A figure worked out from one read is read too: a temperature in the
+other scale, a fraction as a percentage, a sum or a difference of two.
 """
 
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 import math
-from typing import Any
+from typing import Any, Final
 
 from ..lang.numbers import NUMBER, as_number, figures_in
+
+# How far a figure may be from the one it is worked out from: a person
+# rounds "70.7 °F" to "71" or to "about 70".
+_ROUNDING: Final = 1.0
+# The most numbers read that a figure is held to, and the most that a sum
+# or a difference is made of: a long tool result is read in its first
+# numbers, so a figure is looked up in bounded time. A sum of any two of
+# thousands of numbers would explain any figure at all.
+_MAX_READ: Final = 2000
+_MAX_OPERANDS: Final = 200
+# How far a sum or a difference may be from the figure: rounded to a whole.
+_SUM_ROUNDING: Final = 0.5
 
 
 def unread_figures(
@@ -28,17 +43,56 @@ def unread_figures(
     """
     if not (given := figures_in(answer, language)):
         return []
-    numbers = numbers_read(read, besides)
-    # Each figure is looked up, not compared with every number read.
-    exact = {round(number, 2) for number in numbers}
-    wholes = {math.floor(n) for n in numbers} | {math.ceil(n) for n in numbers}
+    read = list(read)
+    numbers = sorted(numbers_read(read, besides)[:_MAX_READ])
+    # What the system prompt holds (the home's list, the date) makes no sums:
+    # what was asked and what the tools said does.
+    operands = sorted(
+        numbers_read((m for m in read if m.get("role") != "system"), besides)[
+            :_MAX_OPERANDS
+        ]
+    )
     return [
         figure
         for figure in given
         if (value := as_number(figure)) is not None
-        and round(value, 2) not in exact
-        and not (value.is_integer() and int(value) in wholes)
+        and not worked_out(value, numbers, operands)
     ]
+
+
+def worked_out(value: float, numbers: list[float], operands: list[float]) -> bool:
+    """Tell whether a figure is a number read, or one worked out from them.
+
+    Both lists are sorted. A number read, rounded ("about 20" of 19.5); the
+    same temperature in the other scale (°C and °F); a fraction as a
+    percentage and back; the sum or the difference of two operands. Each is
+    looked up in a sorted list, so a figure costs O(n log n), not O(n²).
+    """
+    if _near(value, numbers, _ROUNDING):
+        return True
+    for number in numbers:
+        if any(
+            abs(value - other) <= _ROUNDING
+            for other in (
+                number * 9 / 5 + 32,
+                (number - 32) * 5 / 9,
+                number * 100,
+                number / 100,
+            )
+        ):
+            return True
+    # A sum (value = number + other) or a difference (value = number - other).
+    return any(
+        _near(value - number, operands, _SUM_ROUNDING)
+        or _near(number - value, operands, _SUM_ROUNDING)
+        for number in operands
+    )
+
+
+def _near(value: float, numbers: list[float], rounding: float) -> bool:
+    """Tell whether a sorted list holds a number within rounding of a value."""
+    at = bisect_left(numbers, value - rounding)
+    return at < len(numbers) and numbers[at] <= value + rounding
 
 
 def gives_figure(answer: str, value: float) -> bool:

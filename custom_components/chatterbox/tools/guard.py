@@ -11,14 +11,12 @@ from typing import Any, Final, TypeGuard, override
 import probatio
 
 from homeassistant.components import conversation
-from homeassistant.components.conversation import trace
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, llm
 
 from ..const import LOGGER
 from ..prompts import (
     FAILED,
-    NOT_ASKED_FOR,
     REPEATED,
     TIMED_OUT,
     TURN_ENDED,
@@ -76,6 +74,10 @@ class ToolTally:
     """The entities such calls reached; None when one's reach is unknown."""
     values: frozenset[float] = frozenset()
     """The numbers such calls ran with."""
+    refused: bool = False
+    """A call that would change something was refused: the question or the
+    request's scope. An answer that says it was done is then held to the
+    calls, as after any request."""
 
 
 class ToolGuard(llm.APIInstance):
@@ -95,13 +97,14 @@ class ToolGuard(llm.APIInstance):
         own: Sequence[SkillTool] = (),
         scope: Scope | None = None,
         *,
-        changes: bool = True,
+        guide: bool = True,
     ) -> None:
         """Wrap the API instance the chat log was given for this turn.
 
         Its own tools are Chatterbox's for this turn only (the device search
         of a large home), run here: an API's tools would be named in every
-        prompt Home Assistant writes for it.
+        prompt Home Assistant writes for it. Guide: the turn guides a small
+        model, whose call that matched nothing is tried again by area.
         """
         super().__init__(
             api=inner.api,
@@ -117,10 +120,8 @@ class ToolGuard(llm.APIInstance):
         self.state_question = state_question
         """The turn's question about the home, which no call may change."""
         self.scope = scope
+        self.guide = guide
         """What the request names: a change elsewhere is refused."""
-        self.changes = changes
-        """The user asked for a change, not for an example or an explanation:
-        a call, made or written in an answer's text, may change something."""
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
         full = [format_tool(tool, self.custom_serializer) for tool in self.tools]
@@ -134,7 +135,9 @@ class ToolGuard(llm.APIInstance):
         self._answer_now = False
         self._calls: Counter[tuple[str, str]] = Counter()
         self._timed_out: set[tuple[str, str]] = set()
+        self._reads: set[tuple[str, str]] = set()
         self._failures = 0
+        self._refused = False
         self._outcomes = Outcomes(inner.api.hass, inner.llm_context)
         self._running: set[asyncio.Task[Any]] = set()
         self._changing: set[asyncio.Task[Any]] = set()
@@ -160,6 +163,7 @@ class ToolGuard(llm.APIInstance):
             missing=tuple(outcomes.missing),
             acted=outcomes.acted,
             values=frozenset(outcomes.values),
+            refused=self._refused,
             acted_on=None
             if outcomes.acted_on is None
             else frozenset(outcomes.acted_on),
@@ -190,13 +194,15 @@ class ToolGuard(llm.APIInstance):
         ):
             self._answer_now = True
             return error_result(REPEATED_CALL, REPEATED.format(name=name))
-        if (refusal := self._review(resolved, tool_input)) is not None:
+        if (refusal := await self._async_review(resolved, tool_input)) is not None:
             self._answer_now |= refusal.final
             return refusal.result
         self._calls[key] += 1
         return await self._async_run_once(key, tool_input)
 
-    def _review(self, name: str, tool_input: llm.ToolInput) -> Refusal | None:
+    async def _async_review(
+        self, name: str, tool_input: llm.ToolInput
+    ) -> Refusal | None:
         """Return why a call may not run now, or None when it may.
 
         A question about the home comes first: it is answered, not asked about.
@@ -204,18 +210,18 @@ class ToolGuard(llm.APIInstance):
         what a yes answered runs as asked.
         """
         tool = self._by_name[name]
+        confirmation = self.confirmation
         if self.state_question is not None and (
-            refused := self.state_question.review(
-                tool, tool_input.tool_args, self.llm_context
+            refused := await self.state_question.async_review(
+                tool,
+                tool_input.tool_args,
+                self.llm_context,
+                sensitive=confirmation is not None
+                and confirmation.sensitive(tool, tool_input.tool_args) is not None,
             )
         ):
+            self._refused = True
             return Refusal(refused, final=True)
-        if not self.changes and not only_reads(tool):
-            trace.async_conversation_trace_append(
-                trace.ConversationTraceEventType.AGENT_DETAIL,
-                {"chatterbox_not_asked_for": {"tool": tool.name}},
-            )
-            return Refusal(error_result("NotAskedFor", NOT_ASKED_FOR), final=True)
         if (
             self.scope is not None
             and not (self.confirmation and self.confirmation.said_yes_to(tool_input))
@@ -227,6 +233,7 @@ class ToolGuard(llm.APIInstance):
                 )
             )
         ):
+            self._refused = True
             return Refusal(refused, final=False)
         if self.confirmation is not None:
             return self.confirmation.review(tool, tool_input)
@@ -244,8 +251,12 @@ class ToolGuard(llm.APIInstance):
             self._timed_out.add(key)
         else:
             self._timed_out.discard(key)
-        # An intent's failed match, or a read's (GetLiveContext words its own).
-        if (result.data.get("error") == NO_MATCH or (reads and result.error)) and (
+        # An intent's failed match, or a read's (GetLiveContext words its own),
+        # for a small model: a capable one reads the error and chooses.
+        if (
+            self.guide
+            and (result.data.get("error") == NO_MATCH or (reads and result.error))
+        ) and (
             meant := by_area(
                 tool_input.tool_args,
                 self._area_names(),
@@ -265,6 +276,13 @@ class ToolGuard(llm.APIInstance):
             if not retried.error:
                 return retried
         self._outcomes.add(tool_input, tool, reached, result, unmatched)
+        if not reads and not result.error:
+            # A read after a change may read something new: the model that
+            # checks its work ("is it on now?") reads again, once.
+            for made in [made for made in self._calls if made in self._reads]:
+                del self._calls[made]
+        elif reads:
+            self._reads.add(key)
         return result
 
     def _area_names(self) -> list[str]:
@@ -357,7 +375,7 @@ def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     *,
     own: Sequence[SkillTool] = (),
     scope: Scope | None = None,
-    changes: bool = True,
+    guide: bool = True,
 ) -> Iterator[ToolGuard | None]:
     """Let the chat log run this turn's tools through a guard.
 
@@ -367,7 +385,7 @@ def guard_tools(  # noqa: PLR0913  # the turn's policies, each a separate input
     if (inner := chat_log.llm_api) is None:
         yield None
         return
-    guard = ToolGuard(inner, confirmation, state_question, own, scope, changes=changes)
+    guard = ToolGuard(inner, confirmation, state_question, own, scope, guide=guide)
     chat_log.llm_api = guard
     try:
         yield guard

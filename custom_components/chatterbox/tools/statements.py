@@ -23,7 +23,7 @@ import math
 import re
 from typing import Final
 
-from homeassistant.const import STATE_UNAVAILABLE, STATE_UNKNOWN
+from homeassistant.const import STATE_OFF, STATE_ON, STATE_UNAVAILABLE, STATE_UNKNOWN
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import translation
 
@@ -171,19 +171,22 @@ class Contradiction:
     """What the answer says: a state's words, or a figure."""
 
 
-def contradictions(
+def contradictions(  # noqa: PLR0913  # the answer, and what it is held to
     hass: HomeAssistant,
     answer: str,
     words: StateWords,
     *,
     known: Collection[float] = (),
     language: str = "en",
+    acted_on: Collection[str] = (),
 ) -> list[Contradiction]:
     """Return what an answer says of the devices it names that is not so now.
 
     Known are numbers the model read (the request, a tool's result): a figure
     among them may be said of something else ("you asked for 22 degrees", "it
-    is 5 degrees outside").
+    is 5 degrees outside"). Acted on are the devices the turn's calls changed:
+    of devices that share a name ("Smart Lock", the lock and its door
+    sensor), the one a call acted on is the one the answer speaks of.
     """
     answer = _QUOTED.sub(" ", answer[:MAX_SENTENCE_CHARS])
     mentions = find_mentions(hass, answer, language=language)
@@ -201,7 +204,7 @@ def contradictions(
     for sentence in sentences(answer):
         if sentence.asks or negated(_ANSWER_WORD.sub("", sentence.text), language):
             continue
-        about = list(_about(hass, sentence.text, states))
+        about = list(_about(hass, sentence.text, states, acted_on))
         for state, said in about:
             wrong = _state_contradicted(state, said, words)
             if wrong is None and len(about) == 1:
@@ -213,9 +216,15 @@ def contradictions(
 
 
 def _about(
-    hass: HomeAssistant, sentence: str, states: Sequence[State]
+    hass: HomeAssistant,
+    sentence: str,
+    states: Sequence[State],
+    acted_on: Collection[str],
 ) -> Iterator[tuple[State, Sentence]]:
-    """Yield each device the sentence names, with the words said of it."""
+    """Yield each device the sentence names, with the words said of it.
+
+    Of devices named by the same words, those a call acted on, when any was.
+    """
     said = Sentence(words_in(sentence))
     starts: list[tuple[int, int, State]] = []
     for state in states:
@@ -223,10 +232,20 @@ def _about(
         if spans:
             first = min(spans)
             starts.append((first[0], first[1], state))
+    acted = {
+        (start, end) for start, end, state in starts if state.entity_id in acted_on
+    }
+    starts = [
+        (start, end, state)
+        for start, end, state in starts
+        if (start, end) not in acted or state.entity_id in acted_on
+    ]
     starts.sort(key=lambda start: start[0])
     for index, (start, end, state) in enumerate(starts):
         until = starts[index + 1][0] if index + 1 < len(starts) else len(said.words)
-        before = said.words[:start] if index == 0 else ()
+        before = (
+            said.words[:start] if index == 0 and state.entity_id not in acted_on else ()
+        )
         yield state, Sentence((*before, *said.words[end:until]))
 
 
@@ -234,7 +253,13 @@ def _state_contradicted(state: State, said: Sentence, words: StateWords) -> str 
     """Return the state words said of a device that is in none of them, or None."""
     table = words.of(state)
     stated = [
-        key for key, names in table.items() if any(said.names(name) for name in names)
+        key
+        for key, names in table.items()
+        if any(said.names(name) for name in names)
+        # "On" is any state but off: a player that is playing is on, and
+        # "on" is also the word before a name ("the next track on the
+        # speakers").
+        and not (key == STATE_ON and state.state != STATE_OFF and STATE_OFF in table)
     ]
     if not stated or state.state in stated:
         return None

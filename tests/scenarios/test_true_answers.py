@@ -462,3 +462,31 @@ async def test_a_read_beside_a_change_sees_the_change(
         for message in llm_server.last_chat_request["messages"]
     )
     assert re.search(r"names: Kitchen light\\n\s+domain: light\\n\s+state: '?on", read)
+
+
+@BOTH_MODES
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_a_read_after_a_change_reads_again(
+    hass: HomeAssistant, llm_server: LLMServer, agent_data: dict[str, Any]
+) -> None:
+    """User asks for the light and whether it took; the model reads, acts, reads.
+
+    The second read repeats the first, but a change ran between them: it
+    runs, sees the light on, and the model's answer is heard untouched.
+    """
+    read = Call("GetLiveContext", {})
+    llm_server.reply(
+        calls(agent_data, read),
+        calls(agent_data, Call("HassTurnOn", {"name": "Kitchen light"})),
+        calls(agent_data, read),
+        Text("The kitchen light is on now; I checked."),
+    )
+
+    result = await say(hass, "Switch on the kitchen light and check that it is on")
+
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert speech(result) == "The kitchen light is on now; I checked."
+    assert len(llm_server.chat_requests) == 4
+    last_read = llm_server.last_chat_request["messages"][-1]["content"]
+    assert "RepeatedCall" not in last_read
+    assert "Kitchen light" in last_read

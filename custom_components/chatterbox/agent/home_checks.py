@@ -116,8 +116,8 @@ def _described(hass: HomeAssistant, entity_ids: Sequence[str]) -> str:
 def unread(state: Round) -> Finding | None:
     """Find the figures the answer gives of the home that nothing read gives.
 
-    A figure is of the home when its sentence names a device or an area of
-    it, or when the question names the devices the answer is about ("how
+    A figure is of the home when its sentence names a device of it, or
+    when the question names the devices the answer is about ("how
     warm is the living room?" answered "22 degrees"). Any other figure is
     the model's own knowledge ("a sauna runs at 80 to 90 degrees"), and
     stands. One worked out from a figure read (the other scale, a
@@ -137,8 +137,11 @@ def unread(state: Round) -> Finding | None:
         if not figures_in(sentence.text, state.language):
             continue
         mentions = find_mentions(hass, sentence.text, language=state.language)
-        if mentions.named or mentions.areas or asked:
-            named.extend(mentions.entities)
+        # A room's name alone is a word of many sentences of general
+        # knowledge ("a child's bedroom wants 40 to 60 %"): a device's
+        # name, or the question's, ties a figure to the home.
+        if mentions.named or asked:
+            named.extend(mentions.named)
             of_home.append(sentence.text)
     if not of_home or not (
         figures := unread_figures(" ".join(of_home), state.read, state.language, note)

@@ -1,0 +1,1 @@
+"""Conversations as capable models hold them: the checks must cost them nothing."""

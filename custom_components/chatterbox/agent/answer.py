@@ -51,3 +51,22 @@ def last_call_failed(chat_log: conversation.ChatLog) -> bool:
         if isinstance(content, conversation.UserContent):
             break
     return False
+
+
+def acted_on_before(chat_log: conversation.ChatLog) -> set[str]:
+    """Return the entities earlier calls of the conversation acted on.
+
+    As Home Assistant's intents report them in their results ("success":
+    each target's id). A recap ("so far I dimmed the lamp") speaks of them.
+    """
+    acted: set[str] = set()
+    for content in chat_log.content:
+        if not isinstance(content, conversation.ToolResultContent):
+            continue
+        result = content.result
+        data = result.data.get("data") if not result.error else None
+        success = data.get("success") if isinstance(data, dict) else None
+        for target in success if isinstance(success, list) else ():
+            if isinstance(target, dict) and isinstance(key := target.get("id"), str):
+                acted.add(key)
+    return acted

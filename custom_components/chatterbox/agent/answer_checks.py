@@ -13,6 +13,7 @@ from typing import Final
 
 from homeassistant.helpers import llm
 
+from ..context.mentions import find_mentions
 from ..lang.claims import claims_done
 from ..lang.text import sentences
 from ..prompts import (
@@ -34,7 +35,7 @@ from ..tools.guard import refused_repeat
 from ..tools.names import tool_resolver
 from ..wire.arguments import parse_tool_arguments
 from ..wire.text_calls.described import described_calls
-from .answer import last_call_failed, tools_ran
+from .answer import acted_on_before, last_call_failed, tools_ran
 from .checks import Check, Finding, Round, stands
 from .home_checks import (
     contradicted,
@@ -176,7 +177,14 @@ def _asks_back_first(state: Round) -> bool:
 def _claim(state: Round) -> Finding | None:
     """Find an answer that claims a change that no call made."""
     assert state.command is not None  # noqa: S101  # _answered says so
-    if not claims_done(state.answer or "", state.command.language):
+    answer = state.answer or ""
+    if not claims_done(answer, state.command.language):
+        return None
+    # A recap of earlier turns ("so far I dimmed the lamp") claims what
+    # earlier calls did: it stands when each device it names was acted on.
+    hass = state.chat_log.hass
+    named = find_mentions(hass, answer, language=state.command.language).named
+    if named and set(named) <= acted_on_before(state.chat_log):
         return None
     # Naming what the request names helps a small model make the call it
     # skipped, as the parts note does.

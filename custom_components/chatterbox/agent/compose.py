@@ -14,7 +14,7 @@ from ..const import CONF_ANSWER_NOT_FOUND
 from ..context.in_view import async_said_states
 from ..phrases import async_say_phrase
 from ..server.errors import user_error
-from ..tools.confirm import async_ask_for_yes
+from ..tools.confirm import Question, async_ask_for_yes
 from .outcome import (
     Answered,
     AskUser,
@@ -45,8 +45,10 @@ async def async_compose(  # noqa: C901  # one case for each way a turn ends
             chat_log.async_add_assistant_content_without_tools(
                 conversation.AssistantContent(agent_id=stage.agent_id, content=said)
             )
+            _keep_models_question(stage, chat_log, plan)
         case Answered():
-            pass  # the model's answer is the chat log's last message
+            # The model's answer is the chat log's last message.
+            _keep_models_question(stage, chat_log, plan)
         case AskUser():
             # Only a turn with a confirmation holds calls (tools/guard.py).
             if plan.confirmation is not None:
@@ -85,3 +87,28 @@ async def async_compose(  # noqa: C901  # one case for each way a turn ends
             raise user_error(key)
         case _:
             assert_never(ending)
+
+
+def _keep_models_question(
+    stage: Stage, chat_log: conversation.ChatLog, plan: Plan
+) -> None:
+    """Keep the model's answer when it asks the user, for a yes to it.
+
+    A model that asks before a sensitive action ("Shall I unlock the front
+    door?") is answered by the next message: a clear yes lets the action
+    it names run then (tools/confirm.py).
+    """
+    confirmation = plan.confirmation
+    last = chat_log.content[-1] if chat_log.content else None
+    if (
+        confirmation is None
+        or confirmation.unattended
+        or not isinstance(last, conversation.AssistantContent)
+        or not (said := last.content or "").rstrip().endswith(("?", "\uff1f"))
+    ):
+        return
+    keep_recent(
+        stage.conversations.pending,
+        chat_log.conversation_id,
+        Question(confirmation.asked, len(chat_log.content), (), said),
+    )

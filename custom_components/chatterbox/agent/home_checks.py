@@ -9,8 +9,10 @@ answer_checks.py and checks.py.
 
 import asyncio
 from collections.abc import Collection, Sequence
+import json
 from typing import Any, Final
 
+from homeassistant.components import conversation
 from homeassistant.core import Event, EventStateChangedData, HomeAssistant, callback
 from homeassistant.helpers.event import async_track_state_change_event
 
@@ -143,8 +145,18 @@ def unread(state: Round) -> Finding | None:
         if mentions.named or asked:
             named.extend(mentions.named)
             of_home.append(sentence.text)
+    # What the model's own calls set is read too: the home shows it, and a
+    # call written as text is in no message's arguments.
+    made = [
+        {"role": "tool", "content": json.dumps(call.tool_args, default=str)}
+        for content in state.chat_log.content
+        if isinstance(content, conversation.AssistantContent)
+        for call in content.tool_calls or ()
+    ]
     if not of_home or not (
-        figures := unread_figures(" ".join(of_home), state.read, state.language, note)
+        figures := unread_figures(
+            " ".join(of_home), [*state.read, *made], state.language, note
+        )
     ):
         return None
     return Finding(

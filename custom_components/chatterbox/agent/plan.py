@@ -6,7 +6,7 @@ to unlock the front door?": `pending`); and the user's question about the
 home ("Is the door locked?": `state_question`).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from homeassistant.components import conversation
@@ -19,6 +19,7 @@ from ..context.turn_mentions import turn_mentions
 from ..skills.finder import FindDevicesTool
 from ..tools.command import Command, command_for
 from ..tools.confirm import Confirmation, Question, confirmation_for
+from ..tools.intents import async_recognize
 from ..tools.own import SkillTool
 from ..tools.questions import StateQuestion, async_state_question_for
 from ..tools.scope import Scope, turn_scope
@@ -77,15 +78,17 @@ async def async_prepare(
         hass, options, chat_log, pending, language, attended=attended
     )
     message = read_message(chat_log)
-    # An answer to the agent's own question ("Do it") asks nothing.
+    # An answer to the agent's own question ("Do it") asks nothing; the
+    # model's own question is answered in words it reads itself.
+    answers = pending is not None and bool(pending.calls)
     state_question = (
-        await async_state_question_for(hass, options, message, language)
-        if pending is None
-        else None
+        None
+        if answers
+        else await async_state_question_for(hass, options, message, language)
     )
     # A request for a change may refer back ("turn it off again").
     mentions = turn_mentions(
-        hass, message, language, request=pending is None and state_question is None
+        hass, message, language, request=not answers and state_question is None
     )
     # An AI Task's answer is data, not a claim to check.
     checked = stage.conversational and structure is None
@@ -103,6 +106,23 @@ async def async_prepare(
         if checked
         else None
     )
+    if (
+        command is not None
+        and command.question
+        and mentions.in_areas
+        and not mentions.named
+        and message is not None
+    ):
+        # A question that names a room, not a device, is about the room's
+        # devices only when Home Assistant's sentences read it so ("how
+        # warm is the living room?"), not "what humidity suits a bedroom?".
+        recognized = (
+            state_question.recognized
+            if state_question is not None and state_question.recognized
+            else await async_recognize(hass, message.text, message.api.llm_context)
+        )
+        if not recognized.reads:
+            command = replace(command, asked_about=())
     return Plan(
         pending,
         confirmation,

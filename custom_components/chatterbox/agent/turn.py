@@ -58,19 +58,6 @@ class Turn:
         return {tool["function"]["name"]: _parameter_names(tool) for tool in self.tools}
 
 
-def _takes_number(schema: Any) -> bool:
-    """Tell whether a JSON schema, or one it combines, is of a number."""
-    if not isinstance(schema, dict):
-        return False
-    if schema.get("type") in {"number", "integer"}:
-        return True
-    return any(
-        _takes_number(part)
-        for key in ("allOf", "anyOf", "oneOf")
-        for part in schema.get(key) or ()
-    )
-
-
 def _parameter_names(tool: ChatCompletionToolParam) -> frozenset[str]:
     """Return the names of a tool's parameters, as its schema lists them."""
     properties = tool["function"].get("parameters", {}).get("properties")

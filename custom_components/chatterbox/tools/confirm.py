@@ -6,10 +6,17 @@ next message in the conversation, from whoever was asked: a clear yes runs
 exactly the held calls, once each, before the model is asked anything; any
 other answer drops them, and a model that reaches for one again in that turn
 is told it was declined.
+
+A model that asks first ("Shall I unlock the front door?") has asked the
+same question: a clear yes to it lets the action it names run in the next
+turn, once, without the agent asking again. The model's question must name
+the device (by a name Home Assistant knows) and the action's verb, in the
+conversation's language or in English; otherwise the agent asks its own.
 """
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from homeassistant.components import conversation
@@ -22,7 +29,10 @@ from ..const import (
     CONF_UNATTENDED,
     UNATTENDED_ALLOW,
 )
+from ..context.mentions import find_mentions, same_word
+from ..lang import words_of
 from ..lang.answers import is_yes
+from ..lang.text import words_in
 from ..lang.wording import Action, say_all
 from ..phrases import async_say_phrase
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
@@ -50,6 +60,9 @@ class Question:
     """The chat log's length once asked: only the very next message answers."""
     calls: tuple[PendingCall, ...]
     """What a yes runs, exactly as the question named it."""
+    said: str = ""
+    """The model's own question, when it asked before acting: a yes lets
+    the actions it names run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +90,9 @@ class Confirmation:
     """The calls the user has just not said yes to."""
     held: list[PendingCall] = field(default_factory=list)
     """The calls held back in this turn, for the user's yes."""
+    agreed: Callable[[Action], bool] | None = None
+    """Whether the user said yes to the model's own question naming an
+    action; each action it names runs once."""
 
     def said_yes_to(self, tool_input: llm.ToolInput) -> bool:
         """Tell whether the user said yes to this very call."""
@@ -95,6 +111,9 @@ class Confirmation:
         if call in self.confirmed:
             # Said yes to, exactly as asked: it runs once.
             self.confirmed.remove(call)
+            return None
+        if self.agreed is not None and self.agreed(action):
+            self.agreed = None
             return None
         if call in self.declined:
             return Refusal(
@@ -150,9 +169,16 @@ def confirmation_for(  # noqa: PLR0913  # the turn's inputs, each separate
         # own, for a sentence it knows) leaves nothing to say yes to.
         return confirmation
     answer = chat_log.content[-1]
-    if isinstance(answer, conversation.UserContent) and is_yes(
+    yes = isinstance(answer, conversation.UserContent) and is_yes(
         answer.content, language
-    ):
+    )
+    if question.said:
+        if yes:
+            confirmation.agreed = partial(
+                named_by, hass, question.said, language=language
+            )
+        return confirmation
+    if yes:
         confirmation.confirmed = list(question.calls)
     else:
         confirmation.declined = list(question.calls)
@@ -195,3 +221,47 @@ async def async_ask_for_yes(
         chat_log, agent_id, language, "confirm_action", action=actions
     )
     return Question(confirmation.asked, len(chat_log.content), tuple(confirmation.held))
+
+
+def named_by(
+    hass: HomeAssistant, question: str, action: Action, *, language: str
+) -> bool:
+    """Tell whether a question names an action: each deed's verb and devices.
+
+    The verb in the language's words or in English ("aufschließen",
+    "unlock"), each device by a name or alias Home Assistant knows. A deed
+    whose devices are unknown, or a script's, is named by nothing.
+    """
+    if action.through:
+        return False
+    said = words_in(question)
+    named = set(find_mentions(hass, question, language=language).named)
+    for deed in action.deeds:
+        phrase = words_of(language).verbs.get(deed.verb, "")
+        verbs = [
+            words
+            for words in (
+                words_in(deed.verb),
+                words_in(phrase.replace("{names}", " ")),
+            )
+            if words
+        ]
+        if (
+            not deed.ids
+            or not named.issuperset(deed.ids)
+            or not any(_within(words, said) for words in verbs)
+        ):
+            return False
+    return True
+
+
+def _within(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
+    """Tell whether words stand together in what was said, inflected or not.
+
+    "desbloquee" is "desbloquear", as names match ("unlock" is no "lock").
+    """
+    size = len(words)
+    return any(
+        all(same_word(word, verb) for word, verb in zip(said[at:], words, strict=False))
+        for at in range(len(said) - size + 1)
+    )

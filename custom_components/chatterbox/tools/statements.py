@@ -205,8 +205,18 @@ def contradictions(  # noqa: PLR0913  # the answer, and what it is held to
         if sentence.asks or negated(_ANSWER_WORD.sub("", sentence.text), language):
             continue
         about = list(_about(hass, sentence.text, states, acted_on))
-        for state, said in about:
+        for index, (state, said) in enumerate(about):
             wrong = _state_contradicted(state, said, words)
+            if (
+                wrong is not None
+                and index + 1 < len(about)
+                and _says_state_of(about[index + 1][0], said, words)
+            ):
+                # The words before the next name may be its own: "I switched
+                # on the lamp and off the fan", "encendí la luz y apagué la
+                # lámpara". When they say the state the next device is in,
+                # they are not held against this one.
+                wrong = None
             if wrong is None and len(about) == 1:
                 # A figure is a device's only when the sentence names no other.
                 wrong = _figure_contradicted(state, sentence.text, known, language)
@@ -276,6 +286,16 @@ def _state_contradicted(state: State, said: Sentence, words: StateWords) -> str 
     if any(same_word(word, known) for word in said.words for known in now):
         return None
     return " / ".join(" ".join(table[key][0]) for key in stated if table[key])
+
+
+def _says_state_of(state: State, said: Sentence, words: StateWords) -> bool:
+    """Tell whether words say the state a device is in, in its kind's words."""
+    return any(
+        said.names(name)
+        for key, names in words.of(state).items()
+        if same_word(key, state.state)
+        for name in names
+    )
 
 
 def _figure_contradicted(

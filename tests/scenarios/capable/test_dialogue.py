@@ -5,8 +5,6 @@ and acts on the answer; asked what it did, it tells the turns before from
 its history, without doing any of it again.
 """
 
-from typing import Any
-
 import pytest
 
 from homeassistant.core import HomeAssistant
@@ -297,36 +295,7 @@ RECAPPED = [
 ]
 
 
-# Conversations a capable model gets right that Chatterbox still changes:
-# each fails today in one tool mode or both.
-REASON = (
-    "the state reader takes the verb before the second device's name as the "
-    "first's state, in a recap of two changes (issue 45, open)"
-)
-KNOWN_FAILING: dict[str, str] = {
-    "clarify-brighter": "a follow-up after a question back is read by the checks; "
-    "see the note on issue 45",
-    "recap-lights": REASON,
-    "recap-bedside-lamp": REASON,
-    "recap-the-evening-so-far": REASON,
-    "recap-blinds": REASON,
-}
-
-
-def known_failing(stories: list[Story]) -> list[Any]:
-    """Return the stories, those that still fail marked with the reason."""
-    return [
-        pytest.param(
-            story,
-            marks=pytest.mark.xfail(strict=False, reason=KNOWN_FAILING[key])
-            if (key := story.id.split("-", 1)[1]) in KNOWN_FAILING
-            else (),
-        )
-        for story in stories
-    ]
-
-
-@pytest.mark.parametrize("story", known_failing(CLARIFIED), ids=lambda story: story.id)
+@pytest.mark.parametrize("story", CLARIFIED, ids=lambda story: story.id)
 async def test_a_question_back_then_the_answer_acted_on(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:
@@ -338,7 +307,7 @@ async def test_a_question_back_then_the_answer_acted_on(
     assert await play(hass, llm_server, mode, story, home) == expected(story)
 
 
-@pytest.mark.parametrize("story", known_failing(RECAPPED), ids=lambda story: story.id)
+@pytest.mark.parametrize("story", RECAPPED, ids=lambda story: story.id)
 async def test_a_recap_tells_what_earlier_turns_did(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:

@@ -6,8 +6,6 @@ what the home's sensors read. Every figure the model says is true, and the
 user hears it as the model wrote it, after one request per response.
 """
 
-from typing import Any
-
 import pytest
 
 from homeassistant.core import HomeAssistant
@@ -270,28 +268,7 @@ STORIES = [
 ]
 
 
-# Conversations a capable model gets right that Chatterbox still changes:
-# each fails today in one tool mode or both.
-REASON = "a room's general figure is still held to the home's devices (issue 45, open)"
-KNOWN_FAILING: dict[str, str] = {
-    "knowledge-nursery-humidity": REASON,
-}
-
-
-def known_failing(stories: list[Story]) -> list[Any]:
-    """Return the stories, those that still fail marked with the reason."""
-    return [
-        pytest.param(
-            story,
-            marks=pytest.mark.xfail(strict=False, reason=KNOWN_FAILING[key])
-            if (key := story.id.split("-", 1)[1]) in KNOWN_FAILING
-            else (),
-        )
-        for story in stories
-    ]
-
-
-@pytest.mark.parametrize("story", known_failing(STORIES), ids=lambda story: story.id)
+@pytest.mark.parametrize("story", STORIES, ids=lambda story: story.id)
 async def test_a_figure_the_model_knows_or_reads_is_heard(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:

@@ -9,7 +9,17 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
-from tests.helpers.capable import Story, call, expected, live, off, on, one, play
+from tests.helpers.capable import (
+    Story,
+    call,
+    expected,
+    known_failing,
+    live,
+    off,
+    on,
+    one,
+    play,
+)
 from tests.helpers.llm_server import LLMServer
 
 STORIES = [
@@ -76,7 +86,19 @@ STORIES = [
 ]
 
 
-@pytest.mark.parametrize("story", STORIES, ids=lambda story: story.id)
+# A conversation a capable model gets right that Chatterbox still changes,
+# with why (both tool modes).
+KNOWN_FAILING = {
+    "nl-scene-good-morning": (
+        'the coffee machine is named by what it makes ("zet koffie"), not by '
+        "its name: the request's scope refuses it"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "story", known_failing(STORIES, KNOWN_FAILING), ids=lambda story: story.id
+)
 async def test_a_wish_is_met_with_the_models_own_choices(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:

@@ -6,13 +6,20 @@ after the user's yes. Either way one yes is enough: the call runs once and
 the model's answer after it is heard as written. A no leaves the door be.
 """
 
-from typing import Any
-
 import pytest
 
 from homeassistant.core import HomeAssistant
 
-from tests.helpers.capable import Story, Turn, expected, live, off, on, play
+from tests.helpers.capable import (
+    Story,
+    Turn,
+    expected,
+    known_failing,
+    live,
+    off,
+    on,
+    play,
+)
 from tests.helpers.llm_server import LLMServer
 
 # The agent asks, the user says yes, the held call runs.
@@ -210,31 +217,6 @@ MODEL_ASKS = [
 ]
 
 
-# Conversations a capable model gets right that Chatterbox still changes:
-# each fails today in one tool mode or both.
-REASON = (
-    "a yes to the model's own question about a sensitive action is asked "
-    "again by the agent (issue 45, open)"
-)
-KNOWN_FAILING: dict[str, str] = {
-    "sensitive-model-asks-garage": REASON,
-    "sensitive-model-asks-unlock": REASON,
-}
-
-
-def known_failing(stories: list[Story]) -> list[Any]:
-    """Return the stories, those that still fail marked with the reason."""
-    return [
-        pytest.param(
-            story,
-            marks=pytest.mark.xfail(strict=False, reason=KNOWN_FAILING[key])
-            if (key := story.id.split("-", 1)[1]) in KNOWN_FAILING
-            else (),
-        )
-        for story in stories
-    ]
-
-
 @pytest.mark.parametrize("story", AGENT_ASKS, ids=lambda story: story.id)
 async def test_the_agent_asks_and_one_yes_runs_the_call(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
@@ -247,7 +229,19 @@ async def test_the_agent_asks_and_one_yes_runs_the_call(
     assert await play(hass, llm_server, mode, story, home) == expected(story)
 
 
-@pytest.mark.parametrize("story", known_failing(MODEL_ASKS), ids=lambda story: story.id)
+# A conversation a capable model gets right that Chatterbox still changes,
+# with why (both tool modes).
+KNOWN_FAILING = {
+    "it-sensitive-model-asks-garage": (
+        'an Italian model asks in the subjunctive ("apra"), which our stems do '
+        'not read as the verb ("aprire"): the agent asks its own question'
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "story", known_failing(MODEL_ASKS, KNOWN_FAILING), ids=lambda story: story.id
+)
 async def test_the_model_asks_first_and_one_yes_is_enough(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:

@@ -338,3 +338,40 @@ def test_only_the_very_call_said_yes_to_is_known_as_such() -> None:
     assert not confirmation.said_yes_to(
         llm.ToolInput("intent__HassTurnOn", {"name": "Front door"})
     )
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "unlocked"),
+    [
+        # A capable model asks first, naming the device and the action.
+        ("Shall I unlock the front door?", "Yes", True),
+        # A small model asks about locking, then unlocks on the yes.
+        ("Shall I lock the front door?", "Yes", False),
+        # The right question, and no yes.
+        ("Shall I unlock the front door?", "Hmm, not now", False),
+    ],
+    ids=["its-action", "another-action", "no-yes"],
+)
+async def test_a_yes_to_the_models_own_question_runs_what_it_named(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    guarded_home: dict[str, str],
+    asked: str,
+    answer: str,
+    unlocked: bool,  # noqa: FBT001  # the story's outcome
+) -> None:
+    """User asks to open the front door; the model asks first; the user answers.
+
+    A clear yes to a question that names the unlock and the door lets the
+    model's unlock run at once, and its answer is heard. A question about
+    another action, or an answer that is no yes, leaves the agent's own
+    question to ask.
+    """
+    llm_server.reply(Text(asked))
+    assert heard(await say(hass, "Open up the front door for me")) == asked
+
+    llm_server.reply(ToolCalls([UNLOCK]), Text("The front door is unlocked."))
+    result = await say(hass, answer)
+
+    assert state(hass, FRONT) == ("unlocked" if unlocked else "locked")
+    assert heard(result) == ("The front door is unlocked." if unlocked else QUESTION)

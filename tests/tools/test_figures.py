@@ -80,3 +80,38 @@ def test_an_answer_gives_a_value_or_a_figure_rounded_from_it(
 ) -> None:
     """19.5, as written, with a comma, or rounded; not another figure."""
     assert gives_figure(answer, 19.5) is gives
+
+
+@pytest.mark.parametrize(
+    ("answer", "unread"),
+    [
+        # The other scale, rounded: 21.5 °C is 70.7 °F.
+        ("That is about 71 °F.", []),
+        # A fraction read as a percentage, and the sum and difference of two.
+        ("The battery is at 85 percent.", []),
+        ("Together they read 40 degrees, 3 degrees apart.", []),
+        # Worked out from nothing read.
+        ("It is 30 degrees.", ["30"]),
+    ],
+)
+def test_a_figure_worked_out_from_one_read_is_read(
+    answer: str, unread: list[str]
+) -> None:
+    """The model read 21.5 °C, 18.5 °C and a battery at 0.85."""
+    read = [
+        {"role": "user", "content": "How warm is it, and the battery?"},
+        {"role": "tool", "content": "Hall: 21.5 °C; Porch: 18.5 °C; battery: 0.85"},
+    ]
+
+    assert unread_figures(answer, read, "en") == unread
+
+
+def test_the_system_prompt_makes_no_sums() -> None:
+    """Numbers of the system prompt are read, but no sum is made of them."""
+    read = [
+        {"role": "system", "content": "Today is 2026-11-28; 12 lights."},
+        {"role": "user", "content": "How warm is it?"},
+    ]
+
+    assert unread_figures("It is 12 degrees.", read, "en") == []
+    assert unread_figures("It is 40 degrees.", read, "en") == ["40"]

@@ -206,3 +206,42 @@ async def test_a_device_class_is_named_in_home_assistants_words(
 
     assert words.kind_names(hass.states.get("sensor.flur")) == names
     assert words.kind_names(hass.states.get("sensor.count")) == []
+
+
+@pytest.mark.usefixtures("home")
+async def test_what_is_said_of_the_next_device_is_its_own(hass: HomeAssistant) -> None:
+    """The words before the Pond pump's name that say its state are its own.
+
+    The pump is off, the door locked: "…locked the Front door and switched
+    off the Pond pump" says "off" of the pump, not of the door.
+    """
+    hass.states.async_set(PUMP, "off", {"friendly_name": "Pond pump"})
+    words = await async_state_words(hass, "en")
+
+    answer = "I locked the Front door and switched off the Pond pump."
+    assert contradictions(hass, answer, words) == []
+    assert contradictions(hass, "I switched off the Front door.", words) == []
+    assert contradictions(hass, "The Front door is off and unlocked.", words) == [
+        Contradiction(LOCK, "unlocked / unlocking")
+    ]
+
+
+@pytest.mark.usefixtures("home")
+async def test_on_is_any_state_but_off(hass: HomeAssistant) -> None:
+    """A player that is playing is on: "skipped a track on the Speakers" stands."""
+    assert await async_setup_component(hass, "media_player", {})
+    hass.states.async_set(
+        "media_player.speakers", "playing", {"friendly_name": "Speakers"}
+    )
+    async_expose_entity(
+        hass, conversation.DOMAIN, "media_player.speakers", should_expose=True
+    )
+    words = await async_state_words(hass, "en")
+
+    assert (
+        contradictions(hass, "I skipped to the next track on the Speakers.", words)
+        == []
+    )
+    assert [
+        found.said for found in contradictions(hass, "The Speakers are off.", words)
+    ] == ["off"]

@@ -1,4 +1,6 @@
-"""Tests of the check protocol: an ordered list of checks and their one gate."""
+"""Tests of the check protocol: the aids, then the verifier, by one gate."""
+
+from dataclasses import replace
 
 import pytest
 
@@ -72,37 +74,49 @@ ONLY_ASKS = Check(
     lambda _state: Finding({}),
     "Note: once.",
     stands,
+    aid=True,
 )
 
 
 @pytest.mark.parametrize(
     ("left", "told", "expected"),
     [
-        (3, frozenset(), RunAgain("Note: first.", "first")),
-        (2, frozenset(), RunAgain("Note: first.", "first")),
+        (3, frozenset(), RunAgain("Note: first.\n\nNote: second.", "first")),
+        (2, frozenset(), RunAgain("Note: first.\n\nNote: second.", "first")),
         (1, frozenset(), NothingDone()),
-        (3, frozenset({"first"}), NothingDone()),
+        (3, frozenset({"second"}), NothingDone()),
     ],
     ids=["rounds-left", "just-enough", "too-few-rounds", "told-already"],
 )
-async def test_a_finding_gets_the_note_once_then_the_fallback(
+async def test_the_verifier_gives_every_finding_in_one_note_once(
     hass: HomeAssistant, left: int, told: frozenset[str], expected: Decision
 ) -> None:
-    """The first check that finds something decides, by the one gate."""
+    """All the verifier finds goes in one note, once a turn; then the first decides."""
     state = round_of(hass, left, told)
 
     assert run_checks(state, (QUIET, finds("first"), finds("second"))) == expected
 
 
-async def test_a_fallback_that_lets_the_answer_stand_passes_the_round_on(
+async def test_an_aid_that_lets_the_answer_stand_passes_the_round_on(
     hass: HomeAssistant,
 ) -> None:
-    """A check that only asks, told already, leaves the round to the next check."""
+    """An aid that only asks, told already, leaves the round to the verifier."""
     state = round_of(hass, 3, frozenset({"asks"}))
 
     assert run_checks(state, (ONLY_ASKS, finds("next"))) == RunAgain(
         "Note: next.", "next"
     )
+    assert run_checks(state, (ONLY_ASKS, QUIET)) is None
+    fresh = round_of(hass, 3, frozenset())
+    assert run_checks(fresh, (ONLY_ASKS, finds("next"))) == RunAgain(
+        "Note: once.", "asks"
+    )
+
+
+async def test_an_aid_is_not_asked_of_a_capable_model(hass: HomeAssistant) -> None:
+    """A turn that guides no small model skips the aids: the verifier decides."""
+    state = replace(round_of(hass, 3, frozenset()), guide=False)
+
     assert run_checks(state, (ONLY_ASKS, QUIET)) is None
 
 

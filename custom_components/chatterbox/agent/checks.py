@@ -106,41 +106,80 @@ def stands(_state: Round, _found: Finding) -> Decision:
 
 
 def run_checks(state: Round, checks: Sequence[Check]) -> Decision | None:
-    """Return what the first check that finds something decides, or None.
+    """Return what the aids, then the verifier, decide of a round, or None.
 
-    The one gate: a check's note goes to the model once in a turn, and only
-    while the rounds it needs are left; then its fallback decides.
+    The aids (only when the turn guides a small model) one at a time: the
+    first that finds something gives its note, once in a turn, while the
+    rounds it needs are left. Then the verifier: every check that is no aid
+    reads the answer, and all they find goes to the model in one note, once
+    in a turn; after it, the first finding still there decides with its
+    fallback (the agent's own sentence).
     """
-    for check in checks:
-        if (
-            (check.aid and not state.guide)
-            or not check.applies(state)
-            or (found := check.find(state)) is None
-        ):
-            continue
-        again = (
-            (check.note is not None or bool(found.calls))
-            and check.key not in state.told
-            and state.left >= check.rounds
-        )
-        decision = (
-            RunAgain(
-                check.note.format(**found.note) if check.note else None,
-                check.key,
-                calls=found.calls,
-                final=check.final,
+    if state.guide:
+        for check in checks:
+            if not check.aid or (found := _found(state, check)) is None:
+                continue
+            again = (
+                (check.note is not None or bool(found.calls))
+                and check.key not in state.told
+                and state.left >= check.rounds
             )
-            if again
-            else check.fallback(state, found)
+            decision = (
+                RunAgain(
+                    check.note.format(**found.note) if check.note else None,
+                    check.key,
+                    calls=found.calls,
+                    final=check.final,
+                )
+                if again
+                else check.fallback(state, found)
+            )
+            if not isinstance(decision, Answered):
+                return _traced(state, check, found, decision, again=again)
+    return _verify(state, [check for check in checks if not check.aid])
+
+
+def _verify(state: Round, checks: Sequence[Check]) -> Decision | None:
+    """Hold the answer to the home: one note with every finding, then the home."""
+    findings = [
+        (check, found)
+        for check in checks
+        if (found := _found(state, check)) is not None
+    ]
+    if not findings:
+        return None
+    if not any(check.key in state.told for check in checks) and state.left >= max(
+        check.rounds for check, _found in findings
+    ):
+        note = "\n\n".join(
+            check.note.format(**found.note) for check, found in findings if check.note
         )
-        if isinstance(decision, Answered):
-            continue
-        LOGGER.info(
-            "Check %s found %s: %s",
-            check.key,
-            dict(found.trace),
-            type(decision).__name__,
+        decision = RunAgain(
+            note,
+            findings[0][0].key,
+            final=all(check.final for check, _found in findings),
         )
-        state.chat_log.async_trace({check.trace: {**found.trace, "again": again}})
+        for check, found in findings:
+            _traced(state, check, found, decision, again=True)
         return decision
+    for check, found in findings:
+        fallback = check.fallback(state, found)
+        if not isinstance(fallback, Answered):
+            return _traced(state, check, found, fallback, again=False)
     return None
+
+
+def _found(state: Round, check: Check) -> Finding | None:
+    """Return what a check finds in the round, when it applies."""
+    return check.find(state) if check.applies(state) else None
+
+
+def _traced(
+    state: Round, check: Check, found: Finding, decision: Decision, *, again: bool
+) -> Decision:
+    """Log and trace what a check found and what it decided; return the decision."""
+    LOGGER.info(
+        "Check %s found %s: %s", check.key, dict(found.trace), type(decision).__name__
+    )
+    state.chat_log.async_trace({check.trace: {**found.trace, "again": again}})
+    return decision

@@ -9,6 +9,7 @@ calculator skills, which any agent can select.
 """
 
 from collections.abc import Sequence
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,11 @@ from homeassistant.helpers import area_registry as ar, entity_registry as er, ll
 from homeassistant.setup import async_setup_component
 from homeassistant.util.yaml import load_yaml_dict
 
-from custom_components.chatterbox.const import CONF_TEMPERATURE, CONF_TOOL_MODE
+from custom_components.chatterbox.const import (
+    CONF_GUIDE,
+    CONF_TEMPERATURE,
+    CONF_TOOL_MODE,
+)
 from demo.home import AGENT_PROMPT, AREAS, EXPOSED, HIDDEN, START_STATES
 from tests.bench.home import core_entry
 from tests.conftest import server_entry
@@ -143,13 +148,18 @@ def snapshot(hass: HomeAssistant) -> dict[str, EntityState]:
 def agent_options(
     model: str, tool_mode: str, apis: Sequence[str] = APIS
 ) -> dict[str, Any]:
-    """Return Chatterbox's agent settings for a column."""
+    """Return Chatterbox's agent settings for a column.
+
+    Guide a small model is the agent's default (Auto), or $EVAL_GUIDE (on,
+    off): a capable model's replay with the aids on shows they cost it nothing.
+    """
     return {
         CONF_MODEL: model,
         CONF_LLM_HASS_API: list(apis),
         CONF_PROMPT: AGENT_PROMPT,
         CONF_TEMPERATURE: 0,
         CONF_TOOL_MODE: tool_mode,
+        **({CONF_GUIDE: guide} if (guide := os.environ.get("EVAL_GUIDE")) else {}),
     }
 
 

@@ -662,8 +662,8 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
     """User asks for the light at 40 percent; the model only ever switches it on.
 
     Told that 40 was not set, it repeats its call, then says the light is at
-    40 percent. The note is an aid: the agent sets no value of its own, and
-    replaces no answer on the request's words alone.
+    40 percent, which no call set and the light does not show: the user
+    hears the light as it is. The agent sets no value of its own.
     """
     turned_on = async_mock_service(hass, "light", "turn_on")
     llm_server.reply(
@@ -675,9 +675,14 @@ async def test_a_value_said_but_never_set_is_not_left_standing(
 
     result = await ask(hass, "Set the kitchen light to 40 percent")
 
-    assert speech(result) == "The kitchen light is at 40 percent."
+    assert speech(result) == "Here is what I see now: Kitchen light: Off."
     assert [call.data.get("brightness_pct") for call in turned_on] == [None]
     assert traced("chatterbox_values_left") == [{"values": ["40"], "again": True}]
+    assert traced("chatterbox_statements_contradicted")[-1] == {
+        "entities": ["light.kitchen_light"],
+        "said": ["40"],
+        "again": False,
+    }
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")

@@ -63,26 +63,51 @@ async def test_a_call_that_only_reads_or_reaches_nothing_runs(
 
 
 @pytest.mark.usefixtures("loaded_entry", "guarded_home")
-async def test_a_question_our_words_read_changes_only_what_is_not_sensitive(
-    hass: HomeAssistant, llm_server: LLMServer
+@pytest.mark.parametrize(
+    ("said", "answer", "pump"),
+    [
+        # Polite, and read as a question by our words: Home Assistant's
+        # sentences find the request after its first words.
+        (
+            "Do you think you could switch on the pond pump?",
+            "Sure, the pond pump is running now.",
+            "on",
+        ),
+        # A question with no request in it.
+        ("The pond pump is off?", "Yes, the pond pump is off.", "off"),
+    ],
+    ids=["polite-request", "question"],
+)
+async def test_a_question_our_words_read_changes_only_what_holds_a_request(
+    hass: HomeAssistant, llm_server: LLMServer, said: str, answer: str, pump: str
 ) -> None:
-    """User asks "do you think the pond pump could run a bit?"; the model runs it.
+    """User speaks of the pond pump; the model switches it on.
 
-    Our words read a question; Home Assistant's sentences read nothing. The
-    model's call stands: the pump runs, and its answer is heard. An unlock
-    in answer to such a question is refused, not asked about.
+    A polite request runs; a question with no request in it refuses the
+    call with the pump's state, and the model's answer is heard.
     """
+    await hass.services.async_call(
+        "switch", "turn_off", {"entity_id": PUMP}, blocking=True
+    )
     llm_server.reply(
-        ToolCalls([Call("HassTurnOn", {"name": "Pond pump"})]),
-        Text("Sure, the pond pump is running now."),
+        ToolCalls([Call("HassTurnOn", {"name": "Pond pump"})]), Text(answer)
     )
 
-    result = await say(hass, "Do you think the pond pump could run a bit?")
+    result = await say(hass, said)
 
-    assert heard(result) == "Sure, the pond pump is running now."
-    assert state(hass, PUMP) == "on"
-    assert traced("chatterbox_question_not_command") == []
+    assert heard(result) == answer
+    assert state(hass, PUMP) == pump
+    assert bool(traced("chatterbox_question_not_command")) == (pump == "off")
 
+
+@pytest.mark.usefixtures("loaded_entry", "guarded_home")
+async def test_an_unlock_in_answer_to_a_question_is_refused_not_asked_about(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """User asks whether the door is locked in words Home Assistant does not read.
+
+    The model unlocks: refused at once, never asked about; its answer is heard.
+    """
     llm_server.reply(ToolCalls([UNLOCK]), Text("The front door stays locked."))
 
     result = await say(hass, "Do you think the front door is locked?")

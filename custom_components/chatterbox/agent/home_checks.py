@@ -21,6 +21,7 @@ from ..context.mentions import find_mentions
 from ..lang.numbers import as_number, figures_in
 from ..lang.text import sentences
 from ..prompts import FIGURES_NOTE
+from ..tools.command import values_left
 from ..tools.figures import gives_figure, numbers_read, unread_figures
 from ..tools.statements import StateWords, contradictions
 from .checks import Finding, Round
@@ -88,11 +89,19 @@ def contradicted(state: Round) -> Finding | None:
         return None
     hass = state.chat_log.hass
     assert state.command is not None  # noqa: S101  # the check applies so
+    # A value the request asked for that no call set is no figure the model
+    # read: said of a device ("the fan is now at 50 percent"), the device
+    # must show it.
+    unset = {
+        number
+        for value in values_left(state.command, state.tally.values)
+        if (number := as_number(value)) is not None
+    }
     found = contradictions(
         hass,
         state.answer or "",
         state.words,
-        known=numbers_read(state.read),
+        known=[number for number in numbers_read(state.read) if number not in unset],
         language=state.command.language,
         acted_on=state.tally.acted_on or (),
     )

@@ -78,8 +78,9 @@ async def async_prepare(
         hass, options, chat_log, pending, language, attended=attended
     )
     message = read_message(chat_log)
-    # An answer to the agent's own question ("Do it") asks nothing; the
-    # model's own question is answered in words it reads itself.
+    # An answer to the agent's own question ("Do it") asks nothing; an
+    # answer to the model's own question (no calls held) is read as any
+    # message is.
     answers = pending is not None and bool(pending.calls)
     state_question = (
         None

@@ -120,8 +120,10 @@ class ToolGuard(llm.APIInstance):
         self.state_question = state_question
         """The turn's question about the home, which no call may change."""
         self.scope = scope
-        self.guide = guide
         """What the request names: a change elsewhere is refused."""
+        self.guide = guide
+        """The turn guides a small model: a call that matched nothing is
+        tried again by area, without missing places or record details."""
         # Formatted once: the same bytes go out in every request of the turn,
         # and each call's arguments are checked against its parameters.
         full = [format_tool(tool, self.custom_serializer) for tool in self.tools]

@@ -10,17 +10,18 @@ Whether the user's words ask (lang/questions.py) is read first; where they
 are unsure (a question mark alone, a language without words of ours),
 Home Assistant's own sentences are asked (intents.py): a message they read as
 a question about the home is one ("Er hoveddøren låst?"), and one they read
-as a request for a change is not. Our words alone never refuse a call: a
-request in a form they read as a question ("do you think you could…") would
-be refused. So the first call that would change something asks Home
-Assistant's sentences, once a turn, and only a message they read as a
-question about the home refuses it; where they read nothing, the model's
-call stands.
+as a request for a change is not. A question our words read is still
+asked of Home Assistant's sentences before a call that would change
+something is refused: a request in a polite form our words take for a
+question ("do you think you could switch on the pump?") holds a sentence
+Home Assistant reads as a request, and the call runs. A question with no
+request in it, or one Home Assistant reads as a question, changes nothing.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+import re
+from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
@@ -40,6 +41,11 @@ from .intents import Recognized, async_recognize
 from .outcomes import only_reads
 from .own import error_result
 from .targets import reach
+
+# Where a request may start after the words that make it polite ("would you
+# mind", "do you think you could", "czy mógłbyś"): the first few words.
+MAX_REQUEST_STARTS: Final = 6
+_WORD: Final = re.compile(r"\w+")
 
 
 async def async_state_question_for(
@@ -72,6 +78,8 @@ class StateQuestion:
     """The user's message, for Home Assistant's sentences."""
     recognized: Recognized | None = None
     """What Home Assistant's sentences read in it, once asked."""
+    request: bool | None = None
+    """Whether they find a request in it, once asked."""
 
     async def async_review(
         self,
@@ -83,21 +91,21 @@ class StateQuestion:
     ) -> llm.ToolResult | None:
         """Return why a call may not run in answer to the question, or None.
 
-        When Home Assistant's own sentences read the message as a question
-        about the home. Our words alone refuse only a sensitive call, which
-        would otherwise be held for a yes: the user who asked whether the
-        door is locked is not asked whether to unlock it.
+        A sensitive call is refused at once: the user who asked whether the
+        door is locked is not asked whether to unlock it. Any other runs when
+        Home Assistant's own sentences find a request in the message: the
+        whole of it, or what follows its first words ("do you think you
+        could | switch on the pump"), as a polite request in any language
+        puts it. A question they read, or one with no request in it, is
+        refused.
         """
         if only_reads(tool):
             return None
         reached = reach(self.hass, tool, tool_args, context)
         if reached is not None and not reached.direct:
             return None  # a calculator, a timer: nothing in the home changes
-        if not sensitive:
-            if self.recognized is None:
-                self.recognized = await async_recognize(self.hass, self.text, context)
-            if not self.recognized.reads:
-                return None
+        if not sensitive and await self._async_asks_for_a_change(context):
+            return None
         # Only what Assist may see: an action's ids may name any entity.
         states = [
             describe_state(self.hass, state)
@@ -113,3 +121,30 @@ class StateQuestion:
             "QuestionNotCommand",
             QUESTION_NOT_COMMAND.format(states="; ".join(states) or "unknown"),
         )
+
+    async def _async_asks_for_a_change(self, context: llm.LLMContext) -> bool:
+        """Tell whether Home Assistant's sentences find a request in the message.
+
+        Asked once a turn, and only when a call would change something in
+        answer to what our words read as a question: at most
+        MAX_REQUEST_STARTS + 1 recognitions of a few milliseconds.
+        """
+        if self.request is None:
+            self.request = False
+            whole = self.recognized or await async_recognize(
+                self.hass, self.text, context
+            )
+            self.recognized = whole
+            if not whole.reads:
+                starts = [match.start() for match in _WORD.finditer(self.text)]
+                for start in (0, *starts[1 : MAX_REQUEST_STARTS + 1]):
+                    said = self.text if start == 0 else self.text[start:]
+                    found = (
+                        whole
+                        if start == 0
+                        else await async_recognize(self.hass, said, context)
+                    )
+                    if found.changes:
+                        self.request = True
+                        break
+        return self.request

@@ -18,7 +18,7 @@ from homeassistant.helpers import llm
 from ..const import LOGGER
 from ..tools.command import Command
 from ..tools.guard import ToolTally
-from ..tools.statements import StateWords
+from ..tools.statements import Contradiction, StateWords
 from ..wire.stream import StreamStats
 from .outcome import Answered, Decision, RunAgain
 
@@ -49,6 +49,9 @@ class Round:
     """The note the round's request ended with: the agent's words, no source."""
     guide: bool = True
     """The turn guides a small model: the checks that only steer one apply."""
+    contradictions: Sequence[Contradiction] | None = None
+    """What the answer says that the home does not show, when read already
+    (while the devices a call acted on were given a moment to report)."""
 
     @property
     def language(self) -> str:

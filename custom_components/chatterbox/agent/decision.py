@@ -8,7 +8,7 @@ from homeassistant.components import conversation
 from ..const import LOGGER
 from ..tools.command import Command
 from ..tools.guard import ToolTally
-from ..tools.statements import StateWords
+from ..tools.statements import Contradiction, StateWords
 from ..wire.stream import StreamStats
 from .answer import answer_of, last_call_failed
 from .answer_checks import CHECKS
@@ -38,6 +38,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
     words: StateWords | None = None,
     note: str | None = None,
     guide: bool = True,
+    contradictions: Sequence[Contradiction] | None = None,
 ) -> Decision:
     """Decide what a round's response comes to.
 
@@ -51,7 +52,8 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
     checks that gave their note in this turn; read, the messages of the
     round's request, which ended with the note, if any; words, Home
     Assistant's names of states; guide, whether the checks that only steer
-    a small model apply.
+    a small model apply; contradictions, what the answer says that the home
+    does not show, when read already.
     """
     if tally.held:
         return AskUser()
@@ -77,6 +79,7 @@ def decide(  # noqa: PLR0911, PLR0913  # one return per outcome; the round's fac
         words=words,
         note=note,
         guide=guide,
+        contradictions=contradictions,
     )
     if (checked := run_checks(state, CHECKS)) is not None:
         return checked

@@ -21,9 +21,10 @@ from ..context.mentions import find_mentions
 from ..lang.numbers import as_number, figures_in
 from ..lang.text import sentences
 from ..prompts import FIGURES_NOTE
-from ..tools.command import values_left
+from ..tools.command import Command, values_left
 from ..tools.figures import gives_figure, numbers_read, unread_figures
-from ..tools.statements import StateWords, contradictions
+from ..tools.guard import ToolTally
+from ..tools.statements import Contradiction, StateWords, contradictions
 from .checks import Finding, Round
 from .outcome import Decision, NotRead, StatesAnswer
 
@@ -43,30 +44,25 @@ async def async_settle(  # noqa: PLR0913  # the answer, and what it is held to
     answer: str,
     words: StateWords,
     *,
-    read: Sequence[Any],
+    known: Collection[float],
     language: str,
     acted_on: Collection[str],
-) -> None:
+) -> list[Contradiction] | None:
     """Wait a moment for the devices the answer gets wrong that a call acted on.
 
-    Only those: a device no call touched has nothing on its way. Returns at
-    the first new state of one of them, or after SETTLE_SECONDS.
+    Only those: a device no call touched has nothing on its way. Waits until
+    the first new state of one of them, or SETTLE_SECONDS. Returns what the
+    answer contradicts when it did not wait, for the statements check to
+    read again at no cost; None when it waited, or read nothing.
     """
     if not acted_on or not answer:
-        return
-    late = {
-        item.entity_id
-        for item in contradictions(
-            hass,
-            answer,
-            words,
-            known=numbers_read(read),
-            language=language,
-            acted_on=acted_on,
-        )
-    }.intersection(acted_on)
+        return None
+    found = contradictions(
+        hass, answer, words, known=known, language=language, acted_on=acted_on
+    )
+    late = {item.entity_id for item in found}.intersection(acted_on)
     if not late:
-        return
+        return found
     changed = asyncio.Event()
 
     @callback
@@ -81,6 +77,23 @@ async def async_settle(  # noqa: PLR0913  # the answer, and what it is held to
         pass
     finally:
         unsubscribe()
+    return None
+
+
+def statement_known(
+    read: Sequence[Any], command: Command, tally: ToolTally
+) -> list[float]:
+    """Return the numbers an answer may say of something else: those read.
+
+    Not a value the request asked for that no call set: said of a device
+    ("the fan is now at 50 percent"), the device must show it.
+    """
+    unset = {
+        number
+        for value in values_left(command, tally.values)
+        if (number := as_number(value)) is not None
+    }
+    return [number for number in numbers_read(read) if number not in unset]
 
 
 def contradicted(state: Round) -> Finding | None:
@@ -89,21 +102,17 @@ def contradicted(state: Round) -> Finding | None:
         return None
     hass = state.chat_log.hass
     assert state.command is not None  # noqa: S101  # the check applies so
-    # A value the request asked for that no call set is no figure the model
-    # read: said of a device ("the fan is now at 50 percent"), the device
-    # must show it.
-    unset = {
-        number
-        for value in values_left(state.command, state.tally.values)
-        if (number := as_number(value)) is not None
-    }
-    found = contradictions(
-        hass,
-        state.answer or "",
-        state.words,
-        known=[number for number in numbers_read(state.read) if number not in unset],
-        language=state.command.language,
-        acted_on=state.tally.acted_on or (),
+    found = (
+        state.contradictions
+        if state.contradictions is not None
+        else contradictions(
+            hass,
+            state.answer or "",
+            state.words,
+            known=statement_known(state.read, state.command, state.tally),
+            language=state.command.language,
+            acted_on=state.tally.acted_on or (),
+        )
     )
     if not found:
         return None

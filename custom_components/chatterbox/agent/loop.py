@@ -21,12 +21,13 @@ from homeassistant.components import conversation
 from ..const import CONF_MAX_ITERATIONS, CONF_SPEECH, DEFAULT_MAX_ITERATIONS
 from ..tools.confirm import confirmed_calls
 from ..tools.guard import ToolGuard, ToolTally, guard_tools
+from ..tools.statements import Contradiction
 from ..usage import TurnUsage
 from ..wire.stream import StreamStats
 from .answer import answer_of
 from .compose import async_compose
 from .decision import decide
-from .home_checks import async_settle
+from .home_checks import async_settle, statement_known
 from .observe import observe_round
 from .outcome import Decision, Ending, RunAgain
 from .plan import Plan, async_prepare
@@ -147,7 +148,7 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             added=chat_log.content[start:],
             usage=usage,
         )
-        await _async_settle(stage, chat_log, turn, guard, request)
+        contradictions = await _async_settle(stage, chat_log, turn, guard, request)
         decision = decide(
             stats,
             _tally(guard),
@@ -160,6 +161,7 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             words=turn.state_words,
             note=note,
             guide=turn.guide,
+            contradictions=contradictions,
         )
     return decision
 
@@ -186,17 +188,21 @@ async def _async_settle(
     turn: Turn,
     guard: ToolGuard | None,
     request: dict[str, Any],
-) -> None:
-    """Give the devices the round's answer speaks of a moment to report."""
+) -> list[Contradiction] | None:
+    """Give the devices the round's answer speaks of a moment to report.
+
+    Returns what the answer contradicts, when read without waiting.
+    """
     if guard is None or turn.state_words is None or turn.command is None:
-        return
-    await async_settle(
+        return None
+    tally = guard.tally()
+    return await async_settle(
         stage.hass,
         answer_of(chat_log),
         turn.state_words,
-        read=request["messages"],
+        known=statement_known(request["messages"], turn.command, tally),
         language=turn.language,
-        acted_on=guard.tally().acted_on or (),
+        acted_on=tally.acted_on or (),
     )
 
 

@@ -196,13 +196,16 @@ async def _async_settle(
     if guard is None or turn.state_words is None or turn.command is None:
         return None
     tally = guard.tally()
+    # Most rounds act on nothing, or end on results: nothing to wait for.
+    if not tally.acted_on or not (answer := answer_of(chat_log)):
+        return None
     return await async_settle(
         stage.hass,
-        answer_of(chat_log),
+        answer,
         turn.state_words,
         known=statement_known(request["messages"], turn.command, tally),
         language=turn.language,
-        acted_on=tally.acted_on or (),
+        acted_on=tally.acted_on,
     )
 
 

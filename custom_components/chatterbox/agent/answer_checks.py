@@ -153,10 +153,9 @@ def _described(state: Round) -> Finding | None:
 
 def _asked_back(state: Round) -> Finding | None:
     """Find a question answered with nothing but a question back."""
-    assert state.command is not None  # noqa: S101  # _answered says so
     if not asks_back(state.answer or ""):
         return None
-    return Finding({"answer": state.answer}, entities=state.command.asked_about)
+    return Finding({"answer": state.answer})
 
 
 def _asks_back_first(state: Round) -> bool:

@@ -163,6 +163,8 @@ def unread(state: Round) -> Finding | None:
         if mentions.named or asked:
             named.extend(mentions.named)
             of_home.append(sentence.text)
+    if not of_home:
+        return None
     # What the model's own calls set is read too: the home shows it, and a
     # call written as text is in no message's arguments.
     made = [
@@ -171,7 +173,7 @@ def unread(state: Round) -> Finding | None:
         if isinstance(content, conversation.AssistantContent)
         for call in content.tool_calls or ()
     ]
-    if not of_home or not (
+    if not (
         figures := unread_figures(
             " ".join(of_home), [*state.read, *made], state.language, note
         )
@@ -203,22 +205,14 @@ def reads_unsaid(state: Round) -> Finding | None:
         ]
     ):
         return None
-    # What the request named to change, as it is now: done or not.
-    return Finding(
-        {"entities": unsaid},
-        {"states": _described(hass, unsaid)},
-        entities=tuple(dict.fromkeys((*state.command.parts, *reads))),
-    )
+    return Finding({"entities": unsaid}, {"states": _described(hass, unsaid)})
 
 
-def states(_state: Round, found: Finding) -> Decision:
-    """Say the states of what the finding is about, in Home Assistant's words."""
-    return StatesAnswer(found.entities[:MAX_STATES_SAID])
-
-
-def states_or_not_read(state: Round, found: Finding) -> Decision:
+def states_or_not_read(_state: Round, found: Finding) -> Decision:
     """Say the states the figures were about, or that they could not be read."""
-    return states(state, found) if found.entities else NotRead()
+    if not found.entities:
+        return NotRead()
+    return StatesAnswer(found.entities[:MAX_STATES_SAID])
 
 
 def contradicted_states(state: Round, found: Finding) -> Decision:

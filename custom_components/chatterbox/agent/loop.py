@@ -148,10 +148,12 @@ async def _async_rounds(  # noqa: PLR0913  # each a separate input
             added=chat_log.content[start:],
             usage=usage,
         )
-        contradictions = await _async_settle(stage, chat_log, turn, guard, request)
+        # The calls' tally is read once: waiting for states changes no call.
+        tally = _tally(guard)
+        contradictions = await _async_settle(stage, chat_log, turn, tally, request)
         decision = decide(
             stats,
-            _tally(guard),
+            tally,
             chat_log,
             tools=turn.parameters,
             left=left,
@@ -186,16 +188,15 @@ async def _async_settle(
     stage: Stage,
     chat_log: conversation.ChatLog,
     turn: Turn,
-    guard: ToolGuard | None,
+    tally: ToolTally,
     request: dict[str, Any],
 ) -> list[Contradiction] | None:
     """Give the devices the round's answer speaks of a moment to report.
 
     Returns what the answer contradicts, when read without waiting.
     """
-    if guard is None or turn.state_words is None or turn.command is None:
+    if turn.state_words is None or turn.command is None:
         return None
-    tally = guard.tally()
     # Most rounds act on nothing, or end on results: nothing to wait for.
     if not tally.acted_on or not (answer := answer_of(chat_log)):
         return None

@@ -29,7 +29,7 @@ from ..const import (
     CONF_UNATTENDED,
     UNATTENDED_ALLOW,
 )
-from ..context.mentions import find_mentions, same_word
+from ..context.mentions import Sentence, find_mentions
 from ..lang import words_of
 from ..lang.answers import is_yes
 from ..lang.text import words_in
@@ -234,7 +234,9 @@ def named_by(
     """
     if action.through:
         return False
-    said = words_in(question)
+    # Words match by stem, as names do: "desbloquee" is "desbloquear", and
+    # "unlock" is no "lock".
+    said = Sentence(words_in(question))
     named = set(find_mentions(hass, question, language=language).named)
     for deed in action.deeds:
         phrase = words_of(language).verbs.get(deed.verb, "")
@@ -249,19 +251,7 @@ def named_by(
         if (
             not deed.ids
             or not named.issuperset(deed.ids)
-            or not any(_within(words, said) for words in verbs)
+            or not any(said.names(words) for words in verbs)
         ):
             return False
     return True
-
-
-def _within(words: tuple[str, ...], said: tuple[str, ...]) -> bool:
-    """Tell whether words stand together in what was said, inflected or not.
-
-    "desbloquee" is "desbloquear", as names match ("unlock" is no "lock").
-    """
-    size = len(words)
-    return any(
-        all(same_word(word, verb) for word, verb in zip(said[at:], words, strict=False))
-        for at in range(len(said) - size + 1)
-    )

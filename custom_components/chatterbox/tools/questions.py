@@ -129,22 +129,16 @@ class StateQuestion:
         answer to what our words read as a question: at most
         MAX_REQUEST_STARTS + 1 recognitions of a few milliseconds.
         """
-        if self.request is None:
-            self.request = False
-            whole = self.recognized or await async_recognize(
-                self.hass, self.text, context
-            )
-            self.recognized = whole
-            if not whole.reads:
-                starts = [match.start() for match in _WORD.finditer(self.text)]
-                for start in (0, *starts[1 : MAX_REQUEST_STARTS + 1]):
-                    said = self.text if start == 0 else self.text[start:]
-                    found = (
-                        whole
-                        if start == 0
-                        else await async_recognize(self.hass, said, context)
-                    )
-                    if found.changes:
-                        self.request = True
-                        break
+        if self.request is not None:
+            return self.request
+        if self.recognized is None:
+            self.recognized = await async_recognize(self.hass, self.text, context)
+        self.request = self.recognized.changes
+        if not self.recognized.reads and not self.request:
+            starts = [match.start() for match in _WORD.finditer(self.text)]
+            for start in starts[1 : MAX_REQUEST_STARTS + 1]:
+                found = await async_recognize(self.hass, self.text[start:], context)
+                if found.changes:
+                    self.request = True
+                    break
         return self.request

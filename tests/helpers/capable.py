@@ -14,15 +14,13 @@ file's path to collect every played conversation's outcome there, one JSON
 line each, with the checks' trace entries in full.
 """
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 import json
 import os
 from pathlib import Path
 import re
 from typing import Any
-
-import pytest
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation.trace import async_get_traces
@@ -333,19 +331,3 @@ def _record(
     }
     with Path(path).open("a", encoding="utf-8") as out:
         out.write(json.dumps(line, ensure_ascii=False, default=repr) + "\n")
-
-
-def known_failing(stories: Sequence[Story], known: Mapping[str, str]) -> list[Any]:
-    """Return the stories, those Chatterbox still changes marked with the reason.
-
-    Strict: a story that passes again fails the suite until its mark goes.
-    """
-    return [
-        pytest.param(
-            story,
-            marks=pytest.mark.xfail(strict=True, reason=known[story.id])
-            if story.id in known
-            else (),
-        )
-        for story in stories
-    ]

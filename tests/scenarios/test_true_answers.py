@@ -349,15 +349,17 @@ def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
 @BOTH_MODES
 @pytest.mark.usefixtures("loaded_entry")
 @pytest.mark.parametrize(
-    ("second", "heard"),
+    ("second", "heard", "replaced"),
     [
         (
             Text("The kitchen light is off."),
-            "The kitchen light is off.",
+            "Here is what I see now: Kitchen light: Off; Kitchen thermometer: 21.5 °C.",
+            True,
         ),
         (
             Text("The light is off, and it is about 22 degrees in the kitchen."),
             "The light is off, and it is about 22 degrees in the kitchen.",
+            False,
         ),
     ],
     ids=["still-unsaid", "said-after-the-note"],
@@ -369,13 +371,15 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
     guarded_home: dict[str, str],
     second: Text,
     heard: str,
+    replaced: bool,  # noqa: FBT001  # a parameter of the story
 ) -> None:
     """User asks to switch off the kitchen light and to be told the temperature.
 
     The model switches it off and answers about the light alone: told what
     the user also asked for (an aid for a small model), it says the
-    temperature, or its answer stands: an answer that leaves something out
-    is not false. The hygrometer beside it was not asked for.
+    temperature; or the user hears the light and the temperature as Home
+    Assistant shows them, since Home Assistant read the request as asking
+    for that reading. The hygrometer beside it was not asked for.
     """
     await async_setup_component(hass, "sensor", {})
     kitchen_thermometer(hass, guarded_home)
@@ -401,8 +405,9 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
     )
     # The round after the note answers: no tools (text mode sends none).
     assert llm_server.last_chat_request.get("tool_choice", "none") == "none"
-    # A note, never an answer replaced: the model's second answer stands.
-    assert [entry["again"] for entry in traced("chatterbox_reads_unsaid")] == [True]
+    # The note, then (still unsaid) the home's own words.
+    notes = [entry["again"] for entry in traced("chatterbox_reads_unsaid")]
+    assert notes == ([True, False] if replaced else [True])
 
 
 # A model in a loop writes the same calls until its token limit: the response

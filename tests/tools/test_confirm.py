@@ -10,7 +10,11 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, device_registry as dr, llm
 
 from custom_components.chatterbox.lang.wording import Action, Deed
-from custom_components.chatterbox.tools.confirm import Confirmation, PendingCall
+from custom_components.chatterbox.tools.confirm import (
+    Confirmation,
+    PendingCall,
+    named_by,
+)
 from tests.helpers.common import ask, tool_messages
 from tests.helpers.llm_server import Call, LLMServer, Text, ToolCalls
 from tests.helpers.sensitive import (
@@ -375,3 +379,33 @@ async def test_a_yes_to_the_models_own_question_runs_what_it_named(
 
     assert state(hass, FRONT) == ("unlocked" if unlocked else "locked")
     assert heard(result) == ("The front door is unlocked." if unlocked else QUESTION)
+
+
+@pytest.mark.usefixtures("guarded_home")
+@pytest.mark.parametrize(
+    ("language", "asked", "named"),
+    [
+        ("it", "Vuoi che apra la Garage door adesso?", True),
+        ("es", "¿Quieres que abra la Garage door?", True),
+        ("pt", "Quer que eu abra a Garage door?", True),
+        ("fr", "Voulez-vous que j'ouvre la Garage door ?", True),
+        ("en", "Do you want me to open the Garage door?", True),
+        # The subjunctive of another verb names another action.
+        ("it", "Vuoi che chiuda la Garage door?", False),
+        ("es", "¿Quieres que cierre la Garage door?", False),
+    ],
+)
+def test_a_question_names_its_verb_in_any_form(
+    hass: HomeAssistant,
+    language: str,
+    asked: str,
+    named: bool,  # noqa: FBT001  # the outcome
+) -> None:
+    """The model asks "vuoi che apra…?": the subjunctive of "aprire" names it.
+
+    A Romance question asks in the subjunctive, whose form shares only the
+    stem with the infinitive ("apra", "aprire"); "chiuda" is another verb.
+    """
+    opening = Action((Deed("open", ("Garage door",), ("cover.garage_door",)),))
+
+    assert named_by(hass, asked, opening, language=language) is named

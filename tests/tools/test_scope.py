@@ -129,6 +129,10 @@ pytestmark = pytest.mark.usefixtures("home")
             "Turn on the hall lamp if the kitchen temperature is low",
             ["light.hall", "sensor.kitchen"],
         ),
+        # A word of a name names the device as people do; so does the first
+        # part of a compound word of it ("zet koffie": "Koffiezetapparaat").
+        ("Switch on the hall lamp, I'm reading", ["light.hall", "switch.relay"]),
+        ("Close the garage and dim the hall lamp", ["cover.garage", "light.hall"]),
     ],
 )
 async def test_a_named_device_is_the_scope(

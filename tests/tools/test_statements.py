@@ -17,17 +17,24 @@ LOCK = "lock.front_door"
 PUMP = "switch.pond_pump"
 BLIND = "cover.bedroom_blind"
 THERMOSTAT = "climate.hall_thermostat"
+LAMP = "light.desk_lamp"
 
 
 @pytest.fixture
 async def home(hass: HomeAssistant) -> None:
     """Build a home: a locked door, a running pump, an open blind, a thermostat."""
-    for domain in ("homeassistant", "lock", "switch", "cover", "climate"):
+    for domain in ("homeassistant", "lock", "switch", "cover", "climate", "light"):
         assert await async_setup_component(hass, domain, {})
     hass.states.async_set(LOCK, "locked", {"friendly_name": "Front door"})
     hass.states.async_set(PUMP, "on", {"friendly_name": "Pond pump"})
     hass.states.async_set(
-        BLIND, "open", {"friendly_name": "Bedroom blind", "current_position": 40}
+        BLIND,
+        "open",
+        {
+            "friendly_name": "Bedroom blind",
+            "current_position": 40,
+            "supported_features": 15,
+        },
     )
     hass.states.async_set(
         THERMOSTAT,
@@ -38,7 +45,10 @@ async def home(hass: HomeAssistant) -> None:
             "temperature": 21,
         },
     )
-    for entity_id in (LOCK, PUMP, BLIND, THERMOSTAT):
+    hass.states.async_set(
+        LAMP, "off", {"friendly_name": "Desk lamp", "brightness": None}
+    )
+    for entity_id in (LOCK, PUMP, BLIND, THERMOSTAT, LAMP):
         async_expose_entity(hass, conversation.DOMAIN, entity_id, should_expose=True)
 
 
@@ -116,6 +126,37 @@ async def test_a_figure_no_value_of_the_device_gives_contradicts_it(
     found = contradictions(hass, "The Hall thermostat reads 25 degrees.", words)
 
     assert found == [Contradiction(THERMOSTAT, "25")]
+
+
+@pytest.mark.usefixtures("home")
+async def test_the_features_a_device_supports_are_no_figure_it_shows(
+    hass: HomeAssistant,
+) -> None:
+    """The blind is open at 40 percent; its features' mask, 15, is no position."""
+    words = await async_state_words(hass, "en")
+
+    found = contradictions(hass, "The Bedroom blind is open at 15 percent.", words)
+
+    assert found == [Contradiction(BLIND, "15")]
+    assert contradictions(hass, "The Bedroom blind is open at 40 percent.", words) == []
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_device_that_shows_no_figure_now_is_at_none(
+    hass: HomeAssistant,
+) -> None:
+    """The desk lamp is off: at no brightness. The pump has no figure to show.
+
+    A figure said beside a switch is nobody's ("the pump keeps the pond at
+    12 degrees"); one said of a light that shows none is not so.
+    """
+    words = await async_state_words(hass, "en")
+
+    found = contradictions(hass, "I set the Desk lamp to 40 percent.", words)
+
+    assert found == [Contradiction(LAMP, "40")]
+    answer = "The Pond pump keeps the pond at 12 degrees."
+    assert contradictions(hass, answer, words) == []
 
 
 @pytest.mark.usefixtures("home")

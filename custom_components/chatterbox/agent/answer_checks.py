@@ -38,6 +38,7 @@ from ..wire.text_calls.described import described_calls
 from .answer import acted_on_before, last_call_failed, tools_ran
 from .checks import Check, Finding, Round, stands
 from .home_checks import (
+    changed_and_read,
     contradicted,
     contradicted_states,
     reads_unsaid,
@@ -237,9 +238,11 @@ def _asks_to_be_told(state: Round) -> bool:
 
 
 # In order: the first that finds something decides the round. The aids only
-# steer a small model, with a note and a round more, and never replace an
-# answer; the last three hold every model's answer to the home: a claim to
-# the calls, a state and a figure to what Home Assistant shows.
+# steer a small model, with a note and a round more; only `reads` replaces
+# an answer, with what Home Assistant read the request as asking to be told,
+# when the answer still leaves it out. The last three hold every model's
+# answer to the home: a claim to the calls, a state and a figure to what Home
+# Assistant shows.
 CHECKS: Final = (
     Check(
         "made_up",
@@ -302,7 +305,7 @@ CHECKS: Final = (
         _asks_to_be_told,
         reads_unsaid,
         READS_NOTE,
-        stands,
+        changed_and_read,
         rounds=1,
         final=True,
         aid=True,

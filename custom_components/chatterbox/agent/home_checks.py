@@ -205,7 +205,11 @@ def reads_unsaid(state: Round) -> Finding | None:
         ]
     ):
         return None
-    return Finding({"entities": unsaid}, {"states": _described(hass, unsaid)})
+    return Finding(
+        {"entities": unsaid},
+        {"states": _described(hass, unsaid)},
+        entities=tuple(unsaid),
+    )
 
 
 def states_or_not_read(_state: Round, found: Finding) -> Decision:
@@ -213,6 +217,19 @@ def states_or_not_read(_state: Round, found: Finding) -> Decision:
     if not found.entities:
         return NotRead()
     return StatesAnswer(found.entities[:MAX_STATES_SAID])
+
+
+def changed_and_read(state: Round, found: Finding) -> Decision:
+    """Say what the calls changed and the reads the request asked for, as they are.
+
+    Home Assistant read the request as asking to be told them, and the
+    answer gives no figure of them even after the note: the user hears the
+    home, not an answer that leaves out what was asked.
+    """
+    acted = sorted(state.tally.acted_on or ())
+    return StatesAnswer(
+        tuple(dict.fromkeys((*acted, *found.entities)))[:MAX_STATES_SAID]
+    )
 
 
 def contradicted_states(state: Round, found: Finding) -> Decision:

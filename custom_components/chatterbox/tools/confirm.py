@@ -14,10 +14,11 @@ the device (by a name Home Assistant knows) and the action's verb, in the
 conversation's language or in English; otherwise the agent asks its own.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+import re
+from typing import Any, Final
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
@@ -38,6 +39,12 @@ from ..phrases import async_say_phrase
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
 from .own import error_result
 from .sensitive import DEFAULT_KINDS, sensitive_action
+
+# The ending of a Romance infinitive (aprire, abrir, ouvrir): without it, the
+# stem every form of the verb starts with, "apra" and "apriamo" as "aprire".
+_INFINITIVE: Final = re.compile(r"(?<=\w\w\w)[aeiouéè]re?$")
+# The most letters a form of a verb has after its stem ("desbloqueemos").
+_FORM_ENDING: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +258,24 @@ def named_by(
         if (
             not deed.ids
             or not named.issuperset(deed.ids)
-            or not any(said.names(words) for words in verbs)
+            or not any(_says_verb(said, words) for words in verbs)
         ):
             return False
     return True
+
+
+def _says_verb(said: Sentence, verb: Sequence[str]) -> bool:
+    """Tell whether a sentence says a verb, in any of its forms.
+
+    A question asks in the subjunctive in Romance languages ("vuoi che
+    apra…", "¿quieres que abra…?"), whose form shares only the stem with
+    the infinitive the table has.
+    """
+    if said.names(verb):
+        return True
+    if len(verb) != 1 or (stem := _INFINITIVE.sub("", verb[0])) == verb[0]:
+        return False
+    return any(
+        word.startswith(stem) and len(word) <= len(stem) + _FORM_ENDING
+        for word in said.words
+    )

@@ -7,7 +7,8 @@ targets, a call that would change something outside them is refused before it
 runs, and before anyone is asked about it.
 
 An entity is within the scope when the words name it (or the message it
-refers back to did); or, with areas named (floors name their areas), when it
+refers back to did), in whole or by a part ("zet koffie" for the
+"Koffiezetapparaat"); or, with areas named (floors name their areas), when it
 is in one of them and, if the words name kinds of device, of a kind named;
 or, with no area named, when it is of a kind named. Words that name nothing
 ("I'm cold", "lock up for the night", "yes") set no scope: the model reads
@@ -43,6 +44,9 @@ from .targets import Reach, named_action, runs_script
 
 # The most devices a refusal names: a call on a whole floor reaches hundreds.
 MAX_NAMED: Final = 10
+# The fewest letters of a word that names a device by a part of its name:
+# shorter ones are the small words of a sentence ("open", "zet", "aan").
+MIN_PART: Final = 5
 # The arguments of Home Assistant's intents that are the user's own text (a
 # list's item, a broadcast's message, what to play), not a target.
 _FREE_TEXT: Final = ("item", "message", "search_query")
@@ -73,6 +77,9 @@ class Scope:
     guarded: frozenset[tuple[str, str | None]] = frozenset()
     """The sensitive kinds, as (domain, device class), when the words say
     everything: "everything in the hallway" asks to unlock no door in it."""
+    parts: tuple[str, ...] = ()
+    """The words that may name a device by a part of its name: none of a
+    name said, of a kind or of a verb, of MIN_PART letters or more."""
 
     def covers(self, entity_id: str) -> bool:
         """Tell whether an entity is within the scope.
@@ -80,7 +87,7 @@ class Scope:
         A sensitive device is not within by "everything" of its area: only
         by its name, or by its domain's word ("all the locks").
         """
-        if entity_id in self.named:
+        if entity_id in self.named or self._named_in_part(entity_id):
             return True
         if (state := self.hass.states.get(entity_id)) is not None and (
             (state.domain, state.attributes.get("device_class")) in self.guarded
@@ -164,6 +171,23 @@ class Scope:
             for names in targets
         )
 
+    def _named_in_part(self, entity_id: str) -> bool:
+        """Tell whether a word names a device by a part of its name.
+
+        People name a device by what it makes or holds: "zet koffie" asks
+        for the "Koffiezetapparaat", "make a coffee" for the "Coffee
+        machine". A word of its name, or the first part of a compound word
+        of it, is the user's word for it: the model's call on it stands.
+        """
+        if not self.parts or (state := self.hass.states.get(entity_id)) is None:
+            return False
+        return any(
+            word.startswith(part)
+            for name in known_names(self.hass, state)
+            for word in words_in(name)
+            for part in self.parts
+        )
+
     def _of_kind(self, entity_id: str) -> bool:
         """Tell whether an entity is of a kind named: by domain, or by its name."""
         if entity_id.split(".", 1)[0] in self.kinds:
@@ -214,7 +238,8 @@ def request_scope(
     """
     in_names = {word for name in _names_said(hass, mentions) for word in words_in(name)}
     verbs = word_set(language, "kind_verbs")
-    said = kind_words((w for w in words if w not in in_names | verbs), language)
+    rest = [w for w in words if w not in in_names | verbs]
+    said = kind_words(rest, language)
     kinds = frozenset(kinds_named(said, language))
     acts_on = [e for e in mentions.named if e.split(".", 1)[0] not in READ_ONLY_DOMAINS]
     if not (acts_on or mentions.areas or kinds):
@@ -228,6 +253,7 @@ def request_scope(
         frozenset(KINDS[kind] for kind in sensitive if kind in KINDS)
         if not word_set(language, "everything").isdisjoint(words)
         else frozenset(),
+        tuple(dict.fromkeys(w for w in rest if len(w) >= MIN_PART and w not in said)),
     )
 
 

@@ -23,7 +23,13 @@ import math
 import re
 from typing import Final
 
-from homeassistant.const import STATE_OFF, STATE_ON, STATE_UNAVAILABLE, STATE_UNKNOWN
+from homeassistant.const import (
+    ATTR_SUPPORTED_FEATURES,
+    STATE_OFF,
+    STATE_ON,
+    STATE_UNAVAILABLE,
+    STATE_UNKNOWN,
+)
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import translation
 
@@ -60,6 +66,22 @@ _STATEFUL: Final = frozenset(
         "siren",
         "switch",
         "vacuum",
+        "valve",
+        "water_heater",
+    }
+)
+# The domains whose devices show their figures in their state: a light's
+# brightness, a fan's speed, a cover's position. One that shows none now (a
+# light that is off) is at no figure. A switch or a lock has none to show: a
+# figure said beside it is nobody's.
+_FIGURED: Final = frozenset(
+    {
+        "climate",
+        "cover",
+        "fan",
+        "humidifier",
+        "light",
+        "media_player",
         "valve",
         "water_heater",
     }
@@ -302,7 +324,7 @@ def _figure_contradicted(
     state: State, sentence: str, known: Collection[float], language: str
 ) -> str | None:
     """Return a figure a sentence gives of a device that none of its values is."""
-    if not (values := _values(state)):
+    if not (values := _values(state)) and state.domain not in _FIGURED:
         return None
     for figure in figures_in(sentence, language):
         number = as_number(figure)
@@ -320,7 +342,13 @@ def _values(state: State) -> list[float]:
     """
     values = _numbers([state.state])
     for name, value in state.attributes.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        # The features a device supports are bits of a mask, not a figure
+        # it shows: a fan's 49 is no speed of 49 percent.
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or name == ATTR_SUPPORTED_FEATURES
+        ):
             continue
         values.extend(numbers_in(value))
         if name == "brightness":

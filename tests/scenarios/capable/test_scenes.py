@@ -13,7 +13,6 @@ from tests.helpers.capable import (
     Story,
     call,
     expected,
-    known_failing,
     live,
     off,
     on,
@@ -86,19 +85,7 @@ STORIES = [
 ]
 
 
-# A conversation a capable model gets right that Chatterbox still changes,
-# with why (both tool modes).
-KNOWN_FAILING = {
-    "nl-scene-good-morning": (
-        'the coffee machine is named by what it makes ("zet koffie"), not by '
-        "its name: the request's scope refuses it"
-    ),
-}
-
-
-@pytest.mark.parametrize(
-    "story", known_failing(STORIES, KNOWN_FAILING), ids=lambda story: story.id
-)
+@pytest.mark.parametrize("story", STORIES, ids=lambda story: story.id)
 async def test_a_wish_is_met_with_the_models_own_choices(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:

@@ -14,7 +14,6 @@ from tests.helpers.capable import (
     Story,
     Turn,
     expected,
-    known_failing,
     live,
     off,
     on,
@@ -198,7 +197,7 @@ MODEL_ASKS = [
         (
             Turn("Apri il garage.", "Vuoi che apra la porta del garage adesso?"),
             Turn(
-                "Sì, grazie.", on("Porta del garage"), "La porta del garage è aperta."
+                "Sì, vai pure.", on("Porta del garage"), "La porta del garage è aperta."
             ),
         ),
         {"cover.garage_door": "open"},
@@ -229,19 +228,7 @@ async def test_the_agent_asks_and_one_yes_runs_the_call(
     assert await play(hass, llm_server, mode, story, home) == expected(story)
 
 
-# A conversation a capable model gets right that Chatterbox still changes,
-# with why (both tool modes).
-KNOWN_FAILING = {
-    "it-sensitive-model-asks-garage": (
-        'an Italian model asks in the subjunctive ("apra"), which our stems do '
-        'not read as the verb ("aprire"): the agent asks its own question'
-    ),
-}
-
-
-@pytest.mark.parametrize(
-    "story", known_failing(MODEL_ASKS, KNOWN_FAILING), ids=lambda story: story.id
-)
+@pytest.mark.parametrize("story", MODEL_ASKS, ids=lambda story: story.id)
 async def test_the_model_asks_first_and_one_yes_is_enough(
     hass: HomeAssistant, llm_server: LLMServer, mode: str, story: Story, home: list[str]
 ) -> None:

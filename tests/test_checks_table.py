@@ -2,7 +2,8 @@
 
 A reader predicts a turn from those tables: each finding of the verifier and
 each aid is a Check of agent/answer_checks.py, in the same order, with the
-same trace key; each call policy entry's trace key is one the code writes;
+same trace key; each call policy entry is one of tools/guard.py's POLICY, in
+its order, and its trace key is one the code writes;
 and every story the tables name is a test that exists.
 """
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import re
 
 from custom_components.chatterbox.agent.answer_checks import CHECKS
+from custom_components.chatterbox.tools.guard import POLICY
 
 ROOT = Path(__file__).parent.parent
 DOC = (ROOT / "docs" / "checks.md").read_text(encoding="utf-8")
@@ -62,11 +64,11 @@ def test_the_aids_are_the_checks_a_small_model_gets() -> None:
     ]
 
 
-def test_the_call_policy_names_what_the_code_writes() -> None:
-    """Each entry that leaves a trace names a key the guard's code writes."""
+def test_the_call_policy_is_the_guards_in_its_order() -> None:
+    """The entries are the guard's policy, in order; each trace key is written."""
     rows = table("### The call policy")
 
-    assert [key(row[0]) for row in rows] == ["question", "scope", "sensitive", "repeat"]
+    assert [key(row[0]) for row in rows] == [entry for entry, _review in POLICY]
     for row in rows:
         if "`" in row[5]:
             assert f'"{key(row[5])}"' in PACKAGE, row[5]

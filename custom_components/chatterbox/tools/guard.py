@@ -2,7 +2,7 @@
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 import json
@@ -190,28 +190,33 @@ class ToolGuard(llm.APIInstance):
         if resolved != name:
             tool_input = replace(tool_input, tool_name=resolved)
         tool_input = self._without_unmeant_arguments(tool_input)
-        key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
-        if (made := self._calls[key]) and (
-            key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
-        ):
-            self._answer_now = True
-            return error_result(REPEATED_CALL, REPEATED.format(name=name))
-        if (refusal := await self._async_review(resolved, tool_input)) is not None:
-            self._answer_now |= refusal.final
-            return refusal.result
+        tool = self._by_name[resolved]
+        for _entry, review in POLICY:
+            if (refusal := await review(self, tool, tool_input)) is not None:
+                self._answer_now |= refusal.final
+                return refusal.result
+        key = _call_key(tool_input)
         self._calls[key] += 1
         return await self._async_run_once(key, tool_input)
 
-    async def _async_review(
-        self, name: str, tool_input: llm.ToolInput
+    async def _async_repeat(
+        self, tool: llm.Tool, tool_input: llm.ToolInput
     ) -> Refusal | None:
-        """Return why a call may not run now, or None when it may.
+        """Refuse a call made already in the turn, but one that timed out."""
+        key = _call_key(tool_input)
+        if (made := self._calls[key]) and (
+            key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
+        ):
+            return Refusal(
+                error_result(REPEATED_CALL, REPEATED.format(name=tool.name)),
+                final=True,
+            )
+        return None
 
-        A question about the home comes first: it is answered, not asked about.
-        A change the request did not ask for is refused, never asked about;
-        what a yes answered runs as asked.
-        """
-        tool = self._by_name[name]
+    async def _async_question(
+        self, tool: llm.Tool, tool_input: llm.ToolInput
+    ) -> Refusal | None:
+        """Refuse a change in answer to a question: it is answered, not acted on."""
         confirmation = self.confirmation
         if self.state_question is not None and (
             refused := await self.state_question.async_review(
@@ -224,6 +229,12 @@ class ToolGuard(llm.APIInstance):
         ):
             self._refused = True
             return Refusal(refused, final=True)
+        return None
+
+    async def _async_scope(
+        self, tool: llm.Tool, tool_input: llm.ToolInput
+    ) -> Refusal | None:
+        """Refuse a change the request did not ask for; what a yes answered runs."""
         if (
             self.scope is not None
             and not (self.confirmation and self.confirmation.said_yes_to(tool_input))
@@ -237,6 +248,12 @@ class ToolGuard(llm.APIInstance):
         ):
             self._refused = True
             return Refusal(refused, final=False)
+        return None
+
+    async def _async_sensitive(
+        self, tool: llm.Tool, tool_input: llm.ToolInput
+    ) -> Refusal | None:
+        """Hold a sensitive call for the user's yes, or run what the yes answered."""
         if self.confirmation is not None:
             return self.confirmation.review(tool, tool_input)
         return None
@@ -367,6 +384,27 @@ class ToolGuard(llm.APIInstance):
         self._closed = True
         for task in self._running:
             task.cancel()
+
+
+type Review = Callable[[ToolGuard, llm.Tool, llm.ToolInput], Awaitable[Refusal | None]]
+
+# The call policy, in the order it is read: the first entry that refuses or
+# holds a call decides, and the call does not run. docs/checks.md has its
+# table (tests/test_checks_table.py holds the two to each other).
+POLICY: Final[tuple[tuple[str, Review], ...]] = (
+    ("repeat", ToolGuard._async_repeat),  # noqa: SLF001  # the guard's own
+    ("question", ToolGuard._async_question),  # noqa: SLF001
+    ("scope", ToolGuard._async_scope),  # noqa: SLF001
+    ("sensitive", ToolGuard._async_sensitive),  # noqa: SLF001
+)
+
+
+def _call_key(tool_input: llm.ToolInput) -> tuple[str, str]:
+    """Return what makes two calls the same: the tool, and its arguments."""
+    return (
+        tool_input.tool_name,
+        json.dumps(tool_input.tool_args, sort_keys=True, default=str),
+    )
 
 
 @contextmanager

@@ -353,7 +353,7 @@ def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
     [
         (
             Text("The kitchen light is off."),
-            "Here is what I see now: Kitchen light: Off; Kitchen thermometer: 21.5 °C.",
+            "Here is what I see now: Kitchen thermometer: 21.5 °C; Kitchen light: Off.",
             True,
         ),
         (
@@ -361,8 +361,13 @@ def kitchen_thermometer(hass: HomeAssistant, areas: dict[str, str]) -> None:
             "The light is off, and it is about 22 degrees in the kitchen.",
             False,
         ),
+        (
+            Text("The light is off. Do you mean the thermometer by the window?"),
+            "The light is off. Do you mean the thermometer by the window?",
+            False,
+        ),
     ],
-    ids=["still-unsaid", "said-after-the-note"],
+    ids=["still-unsaid", "said-after-the-note", "asked-back"],
 )
 async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
     hass: HomeAssistant,
@@ -377,9 +382,10 @@ async def test_what_a_request_asks_to_be_told_is_said(  # the story's inputs
 
     The model switches it off and answers about the light alone: told what
     the user also asked for (an aid for a small model), it says the
-    temperature; or the user hears the light and the temperature as Home
-    Assistant shows them, since Home Assistant read the request as asking
-    for that reading. The hygrometer beside it was not asked for.
+    temperature, or asks which thermometer; or the user hears the
+    temperature and the light as Home Assistant shows them, since Home
+    Assistant read the request as asking for that reading. The hygrometer
+    beside it was not asked for.
     """
     await async_setup_component(hass, "sensor", {})
     kitchen_thermometer(hass, guarded_home)

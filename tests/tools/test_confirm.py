@@ -393,6 +393,10 @@ async def test_a_yes_to_the_models_own_question_runs_what_it_named(
         # The subjunctive of another verb names another action.
         ("it", "Vuoi che chiuda la Garage door?", False),
         ("es", "¿Quieres que cierre la Garage door?", False),
+        # Only what it asks: the state before the question is no action.
+        ("en", "The Garage door is open. Shall I close the Garage door?", False),
+        # Both an action and the one that undoes it name neither.
+        ("en", "Shall I open or close the Garage door?", False),
     ],
 )
 def test_a_question_names_its_verb_in_any_form(
@@ -405,6 +409,8 @@ def test_a_question_names_its_verb_in_any_form(
 
     A Romance question asks in the subjunctive, whose form shares only the
     stem with the infinitive ("apra", "aprire"); "chiuda" is another verb.
+    What the answer says before its question, and a question of both
+    actions, name none.
     """
     opening = Action((Deed("open", ("Garage door",), ("cover.garage_door",)),))
 

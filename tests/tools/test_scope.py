@@ -470,3 +470,29 @@ async def test_everything_of_an_area_is_no_sensitive_device_of_it(
     assert scope is not None
 
     assert scope.covers("lock.front_door") is front_door
+
+
+@pytest.mark.parametrize(
+    ("said", "covered_too"),
+    [
+        # A word of a name reaches an everyday device, never a sensitive one.
+        ("Switch on the hall lamp, I'm reading", ["switch.relay"]),
+        ("Dim the hall lamp, the front is dark", []),
+        # An ending is no compound: "reader" is no "Reading light".
+        ("Switch on the hall lamp for the reader", []),
+    ],
+)
+async def test_a_part_of_a_name_reaches_no_sensitive_device(
+    hass: HomeAssistant, said: str, covered_too: list[str]
+) -> None:
+    """User names a lamp and says a word of another device's name.
+
+    The word names an everyday device too (the model may act on it), but no
+    lock: a sensitive device is reached by its name only.
+    """
+    mentions = find_mentions(hass, said, language="en")
+    scope = request_scope(hass, words_in(said), mentions, "en", DEFAULT_KINDS)
+    assert scope is not None
+
+    within = [entity_id for entity_id in EVERYTHING if scope.covers(entity_id)]
+    assert within == sorted(["light.hall", *covered_too])

@@ -145,7 +145,7 @@ async def test_the_features_a_device_supports_are_no_figure_it_shows(
 async def test_a_device_that_shows_no_figure_now_is_at_none(
     hass: HomeAssistant,
 ) -> None:
-    """The desk lamp is off: at no brightness. The pump has no figure to show.
+    """The desk lamp is off: at 0 percent, no other. The pump has no figure.
 
     A figure said beside a switch is nobody's ("the pump keeps the pond at
     12 degrees"); one said of a light that shows none is not so.
@@ -155,6 +155,7 @@ async def test_a_device_that_shows_no_figure_now_is_at_none(
     found = contradictions(hass, "I set the Desk lamp to 40 percent.", words)
 
     assert found == [Contradiction(LAMP, "40")]
+    assert contradictions(hass, "The Desk lamp is off (0 %).", words) == []
     answer = "The Pond pump keeps the pond at 12 degrees."
     assert contradictions(hass, answer, words) == []
 

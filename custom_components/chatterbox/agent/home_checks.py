@@ -26,7 +26,7 @@ from ..tools.figures import gives_figure, numbers_read, unread_figures
 from ..tools.guard import ToolTally
 from ..tools.statements import Contradiction, StateWords, contradictions
 from .checks import Finding, Round
-from .outcome import Decision, NotRead, StatesAnswer
+from .outcome import Answered, Decision, NotRead, StatesAnswer
 
 # How the figures note starts: the figures it names were read nowhere.
 _FIGURES_SAID: Final = FIGURES_NOTE.split("{", 1)[0]
@@ -220,15 +220,20 @@ def states_or_not_read(_state: Round, found: Finding) -> Decision:
 
 
 def changed_and_read(state: Round, found: Finding) -> Decision:
-    """Say what the calls changed and the reads the request asked for, as they are.
+    """Say the reads the request asked for and what the calls changed, as they are.
 
-    Home Assistant read the request as asking to be told them, and the
-    answer gives no figure of them even after the note: the user hears the
-    home, not an answer that leaves out what was asked.
+    Home Assistant read the request as asking to be told them, a call acted,
+    and the answer gives no figure of them even after the note: the user
+    hears the home, not an answer that leaves out what was asked. An answer
+    that asks back, or one after no change (it says why), stands.
     """
+    if not state.tally.acted or any(
+        sentence.asks for sentence in sentences(state.answer or "")
+    ):
+        return Answered()
     acted = sorted(state.tally.acted_on or ())
     return StatesAnswer(
-        tuple(dict.fromkeys((*acted, *found.entities)))[:MAX_STATES_SAID]
+        tuple(dict.fromkeys((*found.entities, *acted)))[:MAX_STATES_SAID]
     )
 
 

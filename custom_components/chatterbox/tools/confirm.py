@@ -33,7 +33,7 @@ from ..const import (
 from ..context.mentions import Sentence, find_mentions
 from ..lang import words_of
 from ..lang.answers import is_yes
-from ..lang.text import words_in
+from ..lang.text import sentences, words_in
 from ..lang.wording import Action, say_all
 from ..phrases import async_say_phrase
 from ..prompts import CONFIRMATION_NEEDED, DECLINED, NOT_ALLOWED
@@ -45,6 +45,15 @@ from .sensitive import DEFAULT_KINDS, sensitive_action
 _INFINITIVE: Final = re.compile(r"(?<=\w\w\w)[aeiouéè]re?$")
 # The most letters a form of a verb has after its stem ("desbloqueemos").
 _FORM_ENDING: Final = 4
+# The verb of the action that undoes another's.
+_UNDONE_BY: Final = {
+    "lock": "unlock",
+    "unlock": "lock",
+    "open": "close",
+    "close": "open",
+    "turn on": "turn off",
+    "turn off": "turn on",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,33 +244,48 @@ def named_by(
 ) -> bool:
     """Tell whether a question names an action: each deed's verb and devices.
 
-    The verb in the language's words or in English ("aufschließen",
-    "unlock"), each device by a name or alias Home Assistant knows. A deed
-    whose devices are unknown, or a script's, is named by nothing.
+    Only the sentences that ask count ("The door is unlocked. Shall I lock
+    it?" asks to lock). The verb in the language's words or in English
+    ("aufschließen", "unlock"), and not the verb that undoes it beside it
+    ("shall I lock it or unlock it?"); each device by a name or alias Home
+    Assistant knows. A deed whose devices are unknown, or a script's, is
+    named by nothing.
     """
     if action.through:
         return False
+    asked = " ".join(sentence.text for sentence in sentences(question) if sentence.asks)
     # Words match by stem, as names do: "desbloquee" is "desbloquear", and
     # "unlock" is no "lock".
-    said = Sentence(words_in(question))
-    named = set(find_mentions(hass, question, language=language).named)
+    said = Sentence(words_in(asked))
+    named = set(find_mentions(hass, asked, language=language).named)
     for deed in action.deeds:
-        phrase = words_of(language).verbs.get(deed.verb, "")
-        verbs = [
-            words
-            for words in (
-                words_in(deed.verb),
-                words_in(phrase.replace("{names}", " ")),
-            )
-            if words
-        ]
+        undone_by = _UNDONE_BY.get(deed.verb)
         if (
             not deed.ids
             or not named.issuperset(deed.ids)
-            or not any(_says_verb(said, words) for words in verbs)
+            or not any(
+                _says_verb(said, words) for words in _verb_words(deed.verb, language)
+            )
+            or (
+                undone_by is not None
+                and any(
+                    _says_verb(said, words)
+                    for words in _verb_words(undone_by, language)
+                )
+            )
         ):
             return False
     return True
+
+
+def _verb_words(verb: str, language: str) -> list[tuple[str, ...]]:
+    """Return a verb's words: in English, and in the language's own table."""
+    phrase = words_of(language).verbs.get(verb, "")
+    return [
+        words
+        for words in (words_in(verb), words_in(phrase.replace("{names}", " ")))
+        if words
+    ]
 
 
 def _says_verb(said: Sentence, verb: Sequence[str]) -> bool:

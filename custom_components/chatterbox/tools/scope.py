@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from homeassistant.components.conversation import trace
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, llm
 
 from ..const import CONF_CONFIRM, CONF_SENSITIVE_KINDS
@@ -32,7 +32,7 @@ from ..context.mentions import (
     same_word,
 )
 from ..context.message import Message
-from ..lang import word_set
+from ..lang import WordField, word_set
 from ..lang.kinds import READ_ONLY_DOMAINS, kind_words, kinds_named
 from ..lang.text import words_in
 from ..prompts import NOT_REQUESTED
@@ -47,6 +47,19 @@ MAX_NAMED: Final = 10
 # The fewest letters of a word that names a device by a part of its name:
 # shorter ones are the small words of a sentence ("open", "zet", "aan").
 MIN_PART: Final = 5
+# The fewest letters after such a word in a compound word of a name: fewer
+# are an ending ("schalte", "Schalter"; "close", "Closet").
+COMPOUND_REST: Final = 4
+# The language's small words, which name no device by a part of its name.
+_SMALL_WORDS: Final[tuple[WordField, ...]] = (
+    "question_words",
+    "showing",
+    "everything",
+    "besides",
+    "back",
+    "units",
+    "already",
+)
 # The arguments of Home Assistant's intents that are the user's own text (a
 # list's item, a broadcast's message, what to play), not a target.
 _FREE_TEXT: Final = ("item", "message", "search_query")
@@ -79,21 +92,26 @@ class Scope:
     everything: "everything in the hallway" asks to unlock no door in it."""
     parts: tuple[str, ...] = ()
     """The words that may name a device by a part of its name: none of a
-    name said, of a kind or of a verb, of MIN_PART letters or more."""
+    name said, of a kind or of a verb, nor the language's small words, of
+    MIN_PART letters or more."""
+    sensitive: frozenset[tuple[str, str | None]] = frozenset()
+    """The sensitive kinds, as (domain, device class): named by a part of
+    its name, no device of them is within."""
 
     def covers(self, entity_id: str) -> bool:
         """Tell whether an entity is within the scope.
 
-        A sensitive device is not within by "everything" of its area: only
-        by its name, or by its domain's word ("all the locks").
+        A sensitive device is not within by "everything" of its area, nor
+        by a part of its name: only by its name, or by its domain's word
+        ("all the locks").
         """
-        if entity_id in self.named or self._named_in_part(entity_id):
+        if entity_id in self.named:
             return True
-        if (state := self.hass.states.get(entity_id)) is not None and (
-            (state.domain, state.attributes.get("device_class")) in self.guarded
-            or (state.domain, None) in self.guarded
-        ):
-            return state.domain in self.kinds
+        if (state := self.hass.states.get(entity_id)) is not None:
+            if _of(self.guarded, state):
+                return state.domain in self.kinds
+            if not _of(self.sensitive, state) and self._named_in_part(state):
+                return True
         if self.areas:
             area = area_entry(self.hass, entity_id)
             if area is None or area.id not in self.areas:
@@ -171,18 +189,18 @@ class Scope:
             for names in targets
         )
 
-    def _named_in_part(self, entity_id: str) -> bool:
+    def _named_in_part(self, state: State) -> bool:
         """Tell whether a word names a device by a part of its name.
 
         People name a device by what it makes or holds: "zet koffie" asks
         for the "Koffiezetapparaat", "make a coffee" for the "Coffee
         machine". A word of its name, or the first part of a compound word
-        of it, is the user's word for it: the model's call on it stands.
+        of it (followed by COMPOUND_REST letters or more, not an ending), is
+        the user's word for it: the model's call on it stands.
         """
-        if not self.parts or (state := self.hass.states.get(entity_id)) is None:
-            return False
         return any(
-            word.startswith(part)
+            word == part
+            or (word.startswith(part) and len(word) - len(part) >= COMPOUND_REST)
             for name in known_names(self.hass, state)
             for word in words_in(name)
             for part in self.parts
@@ -196,6 +214,14 @@ class Scope:
         return state is not None and any(
             same_word(word, part) for part in words_in(state.name) for word in self.said
         )
+
+
+def _of(kinds: frozenset[tuple[str, str | None]], state: State) -> bool:
+    """Tell whether a device is of one of the kinds: (domain, device class)."""
+    return (state.domain, state.attributes.get("device_class")) in kinds or (
+        state.domain,
+        None,
+    ) in kinds
 
 
 def turn_scope(
@@ -244,16 +270,25 @@ def request_scope(
     acts_on = [e for e in mentions.named if e.split(".", 1)[0] not in READ_ONLY_DOMAINS]
     if not (acts_on or mentions.areas or kinds):
         return None
+    guarded = frozenset(KINDS[kind] for kind in sensitive if kind in KINDS)
+    small = frozenset().union(*(word_set(language, field) for field in _SMALL_WORDS))
     return Scope(
         hass,
         frozenset(mentions.named),
         frozenset(mentions.areas),
         kinds,
         tuple(said),
-        frozenset(KINDS[kind] for kind in sensitive if kind in KINDS)
+        guarded
         if not word_set(language, "everything").isdisjoint(words)
         else frozenset(),
-        tuple(dict.fromkeys(w for w in rest if len(w) >= MIN_PART and w not in said)),
+        tuple(
+            dict.fromkeys(
+                w
+                for w in rest
+                if len(w) >= MIN_PART and w not in said and w not in small
+            )
+        ),
+        guarded,
     )
 
 

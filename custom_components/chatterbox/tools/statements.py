@@ -72,8 +72,9 @@ _STATEFUL: Final = frozenset(
 )
 # The domains whose devices show their figures in their state: a light's
 # brightness, a fan's speed, a cover's position. One that shows none now (a
-# light that is off) is at no figure. A switch or a lock has none to show: a
-# figure said beside it is nobody's.
+# light that is off, one that only switches) is at 0 or 100 percent, and at
+# no other figure. A switch or a lock has none to show: a figure said beside
+# it is nobody's.
 _FIGURED: Final = frozenset(
     {
         "climate",
@@ -324,8 +325,10 @@ def _figure_contradicted(
     state: State, sentence: str, known: Collection[float], language: str
 ) -> str | None:
     """Return a figure a sentence gives of a device that none of its values is."""
-    if not (values := _values(state)) and state.domain not in _FIGURED:
-        return None
+    if not (values := _values(state)):
+        if state.domain not in _FIGURED:
+            return None
+        values = [0.0, 100.0]
     for figure in figures_in(sentence, language):
         number = as_number(figure)
         if number is not None and all(

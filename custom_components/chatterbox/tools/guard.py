@@ -53,6 +53,8 @@ REPEATED_CALL: Final = "RepeatedCall"
 TIMEOUT: Final = "Timeout"
 # Home Assistant's intents found no device by the arguments given.
 NO_MATCH: Final = "MatchFailedError"
+# What makes two calls the same: the tool's name, and its arguments as JSON.
+type CallKey = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +137,9 @@ class ToolGuard(llm.APIInstance):
         }
         self.resolve = tool_resolver(tool.name for tool in self.tools)
         self._answer_now = False
-        self._calls: Counter[tuple[str, str]] = Counter()
-        self._timed_out: set[tuple[str, str]] = set()
-        self._reads: set[tuple[str, str]] = set()
+        self._calls: Counter[CallKey] = Counter()
+        self._timed_out: set[CallKey] = set()
+        self._reads: set[CallKey] = set()
         self._failures = 0
         self._refused = False
         self._outcomes = Outcomes(inner.api.hass, inner.llm_context)
@@ -191,19 +193,18 @@ class ToolGuard(llm.APIInstance):
             tool_input = replace(tool_input, tool_name=resolved)
         tool_input = self._without_unmeant_arguments(tool_input)
         tool = self._by_name[resolved]
+        key = (resolved, json.dumps(tool_input.tool_args, sort_keys=True, default=str))
         for _entry, review in POLICY:
-            if (refusal := await review(self, tool, tool_input)) is not None:
+            if (refusal := await review(self, tool, tool_input, key)) is not None:
                 self._answer_now |= refusal.final
                 return refusal.result
-        key = _call_key(tool_input)
         self._calls[key] += 1
         return await self._async_run_once(key, tool_input)
 
     async def _async_repeat(
-        self, tool: llm.Tool, tool_input: llm.ToolInput
+        self, tool: llm.Tool, _tool_input: llm.ToolInput, key: CallKey
     ) -> Refusal | None:
         """Refuse a call made already in the turn, but one that timed out."""
-        key = _call_key(tool_input)
         if (made := self._calls[key]) and (
             key not in self._timed_out or made >= MAX_IDENTICAL_CALLS
         ):
@@ -214,7 +215,7 @@ class ToolGuard(llm.APIInstance):
         return None
 
     async def _async_question(
-        self, tool: llm.Tool, tool_input: llm.ToolInput
+        self, tool: llm.Tool, tool_input: llm.ToolInput, _key: CallKey
     ) -> Refusal | None:
         """Refuse a change in answer to a question: it is answered, not acted on."""
         confirmation = self.confirmation
@@ -232,7 +233,7 @@ class ToolGuard(llm.APIInstance):
         return None
 
     async def _async_scope(
-        self, tool: llm.Tool, tool_input: llm.ToolInput
+        self, tool: llm.Tool, tool_input: llm.ToolInput, _key: CallKey
     ) -> Refusal | None:
         """Refuse a change the request did not ask for; what a yes answered runs."""
         if (
@@ -251,7 +252,7 @@ class ToolGuard(llm.APIInstance):
         return None
 
     async def _async_sensitive(
-        self, tool: llm.Tool, tool_input: llm.ToolInput
+        self, tool: llm.Tool, tool_input: llm.ToolInput, _key: CallKey
     ) -> Refusal | None:
         """Hold a sensitive call for the user's yes, or run what the yes answered."""
         if self.confirmation is not None:
@@ -259,7 +260,7 @@ class ToolGuard(llm.APIInstance):
         return None
 
     async def _async_run_once(
-        self, key: tuple[str, str], tool_input: llm.ToolInput
+        self, key: CallKey, tool_input: llm.ToolInput
     ) -> llm.ToolResult:
         """Run a call that is no repeat; retry a room's devices named as one."""
         tool = self._by_name[tool_input.tool_name]
@@ -386,7 +387,9 @@ class ToolGuard(llm.APIInstance):
             task.cancel()
 
 
-type Review = Callable[[ToolGuard, llm.Tool, llm.ToolInput], Awaitable[Refusal | None]]
+type Review = Callable[
+    [ToolGuard, llm.Tool, llm.ToolInput, CallKey], Awaitable[Refusal | None]
+]
 
 # The call policy, in the order it is read: the first entry that refuses or
 # holds a call decides, and the call does not run. docs/checks.md has its
@@ -397,14 +400,6 @@ POLICY: Final[tuple[tuple[str, Review], ...]] = (
     ("scope", ToolGuard._async_scope),  # noqa: SLF001
     ("sensitive", ToolGuard._async_sensitive),  # noqa: SLF001
 )
-
-
-def _call_key(tool_input: llm.ToolInput) -> tuple[str, str]:
-    """Return what makes two calls the same: the tool, and its arguments."""
-    return (
-        tool_input.tool_name,
-        json.dumps(tool_input.tool_args, sort_keys=True, default=str),
-    )
 
 
 @contextmanager

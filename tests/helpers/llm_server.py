@@ -188,6 +188,9 @@ class Abilities:
     # as llama.cpp does with a template that writes calls as fenced JSON.
     call_tokens: int = 0
     strict_models: bool = False  # 404 for a model the server does not list
+    # OpenAI's reasoning models: 400 for max_tokens (max_completion_tokens
+    # only), and for a temperature or top_p other than their default, 1.
+    reasoning_model: bool = False
 
 
 TOOLS_REFUSED = "tools param requires --jinja flag"
@@ -471,7 +474,32 @@ class LLMServer:
         """Return the status and body a server refuses a request with, if it does."""
         model = body.get("model")
         schema = (body.get("response_format") or {}).get("type") == "json_schema"
+        sampled = next(
+            (name for name in ("temperature", "top_p") if body.get(name, 1) != 1),
+            None,
+        )
         refusals = [
+            (
+                self.abilities.reasoning_model and "max_tokens" in body,
+                400,
+                openai_error(
+                    "Unsupported parameter: 'max_tokens' is not supported with "
+                    "this model. Use 'max_completion_tokens' instead.",
+                    code="unsupported_parameter",
+                    param="max_tokens",
+                ),
+            ),
+            (
+                self.abilities.reasoning_model and sampled is not None,
+                400,
+                openai_error(
+                    f"Unsupported value: '{sampled}' does not support "
+                    f"{body.get(sampled)} with this model. Only the default (1) "
+                    "value is supported.",
+                    code="unsupported_value",
+                    param=sampled,
+                ),
+            ),
             # Ollama's answer for a model it does not have.
             (
                 self.abilities.strict_models and model not in self.models,
@@ -504,7 +532,8 @@ class LLMServer:
     def _probe_reply(self, probe: str, body: dict[str, Any]) -> ChatReply:
         """Answer a capability probe the way the model would."""
         if probe == "tools":
-            if body.get("max_tokens", 0) < self.abilities.call_tokens:
+            limit = body.get("max_tokens", body.get("max_completion_tokens", 0))
+            if limit < self.abilities.call_tokens:
                 return Text(
                     f'```json\n{{"name": "{PROBE_TOOL}"', finish_reason="length"
                 )

@@ -2,11 +2,20 @@
 
 from typing import Literal
 
+import httpx
+import openai
 import pytest
 
+from homeassistant.const import CONF_LLM_HASS_API, CONF_MODEL
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir, llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.chatterbox.const import (
+    CONF_MAX_TOKENS,
+    CONF_TEMPERATURE,
+    DOMAIN,
+)
 from custom_components.chatterbox.server.capabilities import Capabilities
 from tests.helpers.common import AGENT_ID, MODELS, ask, set_up
 from tests.helpers.llm_server import Abilities, LLMServer, Text
@@ -99,3 +108,124 @@ async def test_a_failing_probe_does_not_block_setup(
     llm_server.reply(Text("Hello."))
     result = await ask(hass, "Hi")
     assert result.response.speech["plain"]["speech"] == "Hello."
+
+
+REASONING_AGENT = {
+    CONF_MODEL: MODELS[0],
+    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+    CONF_TEMPERATURE: 0.7,
+    CONF_MAX_TOKENS: 300,
+}
+
+
+@pytest.mark.parametrize("agent_data", [REASONING_AGENT])
+async def test_a_reasoning_model_is_asked_in_the_fields_it_takes(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """User adds OpenAI with a reasoning model, which refuses max_tokens and 0.7.
+
+    The first probe learns both refusals and asks again; tools are not taken
+    for refused (no repair sends the user to llama.cpp's --jinja), and the
+    first turn asks with max_completion_tokens and the model's own
+    temperature, and is answered.
+    """
+    llm_server.abilities = Abilities(reasoning_model=True)
+
+    await set_up(hass, config_entry)
+
+    assert config_entry.runtime_data.capabilities == {
+        MODELS[0]: Capabilities(
+            tools=True,
+            tool_calls="native",
+            streaming=True,
+            json_schema=True,
+            limit_field="max_completion_tokens",
+            sampling=False,
+        )
+    }
+    first, *rest = [probe.json for probe in llm_server.probes]
+    assert first["max_tokens"] == 8
+    assert first["temperature"] == 0
+    # Refused twice, once a field; then streamed, the tools, the schema.
+    assert len(rest) == 4
+    assert all(
+        "max_tokens" not in body and "temperature" not in body for body in rest[1:]
+    )
+    assert ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_ID) is None
+
+    llm_server.reply(Text("Hello."))
+    result = await ask(hass, "hello")
+
+    assert result.response.speech["plain"]["speech"] == "Hello."
+    turn = llm_server.last_chat_request
+    assert turn["max_completion_tokens"] == 300
+    assert "max_tokens" not in turn
+    assert "temperature" not in turn
+    assert "tools" in turn
+
+
+@pytest.mark.parametrize("agent_data", [REASONING_AGENT])
+async def test_a_field_refused_in_a_turn_is_learned_for_the_next(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """The probe failed; the first turn's fields are refused, one at a time.
+
+    The turn is asked again in the fields the server takes and answered; the
+    next turn asks in them at once.
+    """
+    llm_server.abilities = Abilities(probe_error=503, reasoning_model=True)
+    await set_up(hass, config_entry)
+
+    llm_server.reply(Text("Hello."))
+    result = await ask(hass, "hello")
+
+    assert result.response.speech["plain"]["speech"] == "Hello."
+    verdict = config_entry.runtime_data.capabilities[MODELS[0]]
+    assert (verdict.limit_field, verdict.sampling) == ("max_completion_tokens", False)
+    before = len(llm_server.chat_requests)
+    llm_server.reply(Text("Hi again."))
+    second = await ask(hass, "hello again")
+    assert second.response.speech["plain"]["speech"] == "Hi again."
+    assert len(llm_server.chat_requests) == before + 1
+
+
+def _refusal(message: str, param: str | None = None) -> openai.BadRequestError:
+    """Build a 400 as the SDK raises it, with OpenAI's error body."""
+    request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+    body = {"message": message, "type": "invalid_request_error", "param": param}
+    return openai.BadRequestError(
+        message, response=httpx.Response(400, request=request), body=body
+    )
+
+
+@pytest.mark.parametrize(
+    ("refusal", "fields"),
+    [
+        # OpenAI names the field in `param`, and in its message.
+        (
+            _refusal("Unsupported parameter: 'max_tokens'.", "max_tokens"),
+            ("max_completion_tokens", True),
+        ),
+        # Another server only in its message.
+        (_refusal("`temperature` must be 1 for this model"), ("max_tokens", False)),
+        # A refusal of tools names no field of these: nothing is learned.
+        (_refusal("tools param requires --jinja flag"), None),
+    ],
+    ids=["param", "message", "none"],
+)
+def test_a_refused_field_is_learned_once(
+    refusal: openai.BadRequestError, fields: tuple[str, bool] | None
+) -> None:
+    """A 400 that names the token limit or a sampling field teaches the field."""
+    learned = Capabilities().learned(refusal)
+
+    if fields is None:
+        assert learned is None
+        return
+    assert learned is not None
+    assert (learned.limit_field, learned.sampling) == fields
+    # Learned once: the same refusal teaches nothing more.
+    assert learned.learned(refusal) is None
+    request = {"model": "m", "max_tokens": 5, "temperature": 0.2, "top_p": 0.9}
+    fitted = learned.fitted(request)
+    assert (fields[0] in fitted, "temperature" in fitted) == (True, fields[1])

@@ -41,6 +41,7 @@ from ..context.mentions import Mentions
 from ..context.results import cap_tool_result
 from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
+from ..server.capabilities import Capabilities
 from ..server.client import describe
 from ..tools.guard import refused_repeats
 from ..wire.json import sendable
@@ -72,7 +73,7 @@ async def async_build_request(
     """
     tools = turn.tools
     text_tools = bool(tools) and tools_in_prompt(stage)
-    request = _settings(stage.options)
+    request = _settings(stage)
     if tools and not text_tools:
         request["tools"] = tools
         if not left:
@@ -191,8 +192,12 @@ def tools_in_prompt(stage: Stage) -> bool:
     return verdict is not None and verdict.text_tools
 
 
-def _settings(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the request's settings, from the agent's options."""
+def _settings(stage: Stage) -> dict[str, Any]:
+    """Return the request's settings, from the agent's options.
+
+    In the fields the server takes, as the probe found them.
+    """
+    options = stage.options
     request: dict[str, Any] = {
         "model": options[CONF_MODEL],
         "stream": True,
@@ -203,7 +208,12 @@ def _settings(options: Mapping[str, Any]) -> dict[str, Any]:
             request[key] = value
     if extra := options.get(CONF_EXTRA_BODY):
         request["extra_body"] = extra
-    return request
+    return _fields(stage).fitted(request)
+
+
+def _fields(stage: Stage) -> Capabilities:
+    """Return what the probe found of the model's fields; the usual where none."""
+    return stage.capabilities.get(stage.options[CONF_MODEL]) or Capabilities()
 
 
 def _ask_for_structure(
@@ -395,12 +405,16 @@ async def _async_summarize(
     options = stage.options
     try:
         response = await stage.client.chat.completions.create(
-            model=options[CONF_MODEL],
-            messages=summary_request(dropped, previous),
-            # It joins every later request's prompt, and may be remembered
-            # for days: a model that runs on is cut short.
-            max_tokens=SUMMARY_MAX_TOKENS,
-            extra_body=options.get(CONF_EXTRA_BODY),
+            **_fields(stage).fitted(
+                {
+                    "model": options[CONF_MODEL],
+                    "messages": summary_request(dropped, previous),
+                    # It joins every later request's prompt, and may be
+                    # remembered for days: a model that runs on is cut short.
+                    "max_tokens": SUMMARY_MAX_TOKENS,
+                    "extra_body": options.get(CONF_EXTRA_BODY),
+                }
+            )
         )
         summary = response.choices[0].message.content
     except (openai.OpenAIError, httpx.HTTPError, AttributeError, IndexError) as err:

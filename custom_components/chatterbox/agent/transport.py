@@ -134,6 +134,15 @@ def _downgraded(
     err: openai.BadRequestError,
 ) -> dict[str, Any] | None:
     """Return the refused request in a form the server takes; None if none."""
+    capabilities = stage.entry.runtime_data.capabilities
+    model = request["model"]
+    known = capabilities.get(model, Capabilities())
+    if (learned := known.learned(err)) is not None:
+        # The probe did not see it (it failed, or the server changed): the
+        # field is learned for every later request of the model.
+        LOGGER.info("%s refused a field; asking again without it", model)
+        capabilities[model] = learned
+        return learned.fitted(request)
     if "tool_choice" in request and "tool_choice" in str(err):
         LOGGER.info("The server refused tool_choice; asking without tools")
         return without_tools(request)

@@ -2,12 +2,15 @@
 
 Local servers differ: llama.cpp accepts tools only with --jinja, vLLM only with
 a tool-call parser, some Ollama models have no tool template and some servers
-return a tool call as text in the content. The probe asks once per setup, and
-its verdicts choose the agent's defaults.
+return a tool call as text in the content. OpenAI's reasoning models (the
+o-series, GPT-5) take the answer's token limit only as max_completion_tokens,
+and no temperature or top_p but their own. The probe asks once per setup, and
+its verdicts choose the agent's defaults and the fields of every request.
 """
 
-from collections.abc import Awaitable
-from dataclasses import asdict, dataclass
+from collections.abc import Awaitable, Mapping
+from dataclasses import asdict, dataclass, replace
+import re
 from typing import Any, Final, Literal
 
 import httpx
@@ -38,7 +41,19 @@ TEXT_CALL_MARKERS: Final = (
     "```json",
 )
 
+# The sampling fields a reasoning model refuses unless at their default.
+SAMPLING_FIELDS: Final = ("temperature", "top_p")
+# The probe's first request asks at this temperature, to learn whether the
+# server takes one.
+PROBE_TEMPERATURE: Final = 0.0
+# Where a refusal names the field it refuses: "Unsupported parameter:
+# 'max_tokens' is not supported with this model." Bounded: the message is
+# the server's.
+_NAMED_FIELD: Final = re.compile(r"['\"`](max_tokens|temperature|top_p)['\"`]")
+_MAX_MESSAGE: Final = 1000
+
 type ToolCallStyle = Literal["native", "text"]
+type LimitField = Literal["max_tokens", "max_completion_tokens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +70,10 @@ class Capabilities:
     json_schema: bool | None = None
     """The server accepts response_format with a JSON schema."""
     context_window: int | None = None
+    limit_field: LimitField = "max_tokens"
+    """The field the server takes an answer's token limit in."""
+    sampling: bool = True
+    """The server takes a temperature and a top_p of the agent's."""
 
     @property
     def text_tools(self) -> bool:
@@ -65,20 +84,56 @@ class Capabilities:
         """Return the verdicts for diagnostics."""
         return asdict(self)
 
+    def fitted(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Return a request in the fields the server takes.
+
+        The token limit in its field; no temperature or top_p where the
+        server refuses them.
+        """
+        fitted = dict(request)
+        if self.limit_field != "max_tokens" and "max_tokens" in fitted:
+            fitted[self.limit_field] = fitted.pop("max_tokens")
+        if not self.sampling:
+            for name in SAMPLING_FIELDS:
+                fitted.pop(name, None)
+        return fitted
+
+    def learned(self, err: openai.BadRequestError) -> Capabilities | None:
+        """Return the verdicts a refusal of a field teaches; None if it names none.
+
+        A 400 that names max_tokens asks for max_completion_tokens; one that
+        names temperature or top_p refuses a value not the model's own.
+        """
+        field = refused_field(err)
+        if field == "max_tokens" and self.limit_field == "max_tokens":
+            return replace(self, limit_field="max_completion_tokens")
+        if field in SAMPLING_FIELDS and self.sampling:
+            return replace(self, sampling=False)
+        return None
+
+
+def refused_field(err: openai.BadRequestError) -> str | None:
+    """Return the request field a refusal names, of those a server may refuse."""
+    if err.param in ("max_tokens", *SAMPLING_FIELDS):
+        return err.param
+    found = _NAMED_FIELD.search(str(err.message)[:_MAX_MESSAGE])
+    return found.group(1) if found else None
+
 
 async def async_probe(
     client: openai.AsyncOpenAI, model: str, context_window: int | None
 ) -> Capabilities:
     """Ask the server three tiny questions about the model."""
     probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
-    streaming, reasoning = await _async_probe_streaming(probe, model)
-    tools, tool_calls = await _async_probe_tools(probe, model)
-    return Capabilities(
+    streaming, reasoning, fields = await _async_probe_streaming(probe, model)
+    tools, tool_calls = await _async_probe_tools(probe, model, fields)
+    return replace(
+        fields,
         tools=tools,
         tool_calls=tool_calls,
         streaming=streaming,
         reasoning=reasoning,
-        json_schema=await _async_probe_json_schema(probe, model),
+        json_schema=await _async_probe_json_schema(probe, model, fields),
         context_window=context_window,
     )
 
@@ -99,6 +154,10 @@ async def _async_verdict[T](
     try:
         answer = await request
     except openai.BadRequestError as err:
+        if refused_field(err) is not None:
+            # A refusal of a field beside what is probed says nothing of it.
+            LOGGER.debug("%s probe of %s failed: %s", probe_name, model, describe(err))
+            return None, None
         LOGGER.debug("%s %s: %s", model, refusal, describe(err))
         return False, None
     except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
@@ -109,26 +168,46 @@ async def _async_verdict[T](
 
 async def _async_probe_streaming(
     probe: openai.AsyncOpenAI, model: str
-) -> tuple[bool | None, bool]:
-    """Return whether the server streams, and whether the model reasons."""
-    accepted, read = await _async_verdict(
-        _async_read_stream(probe, model), model, "does not stream", "Streaming"
-    )
-    if read is None:
-        return accepted, False
-    chunks, reasoning = read
-    return chunks > 0, reasoning
+) -> tuple[bool | None, bool, Capabilities]:
+    """Return whether the server streams, whether the model reasons, its fields.
+
+    The first probe asks at a temperature, with max_tokens: a refusal that
+    names one of them is learned, and the probe asked again (at most once a
+    field), so that no later request is refused for it.
+    """
+    fields = Capabilities()
+    while True:
+        try:
+            chunks, reasoning = await _async_read_stream(probe, model, fields)
+        except openai.BadRequestError as err:
+            if (learned := fields.learned(err)) is not None:
+                LOGGER.debug("%s refuses a field: %s", model, describe(err))
+                fields = learned
+                continue
+            LOGGER.debug("%s does not stream: %s", model, describe(err))
+            return False, False, fields
+        except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+            LOGGER.debug("Streaming probe of %s failed: %s", model, describe(err))
+            return None, False, fields
+        return chunks > 0, reasoning, fields
 
 
-async def _async_read_stream(probe: openai.AsyncOpenAI, model: str) -> tuple[int, bool]:
+async def _async_read_stream(
+    probe: openai.AsyncOpenAI, model: str, fields: Capabilities
+) -> tuple[int, bool]:
     """Stream a short answer; return its chunk count and whether it reasons."""
     chunks = 0
     reasoning = False
     stream = await probe.chat.completions.create(
-        model=model,
-        messages=_ask(PROBE_PROMPT),
-        max_tokens=PROBE_MAX_TOKENS,
-        stream=True,
+        **fields.fitted(
+            {
+                "model": model,
+                "messages": _ask(PROBE_PROMPT),
+                "max_tokens": PROBE_MAX_TOKENS,
+                "temperature": PROBE_TEMPERATURE,
+                "stream": True,
+            }
+        )
     )
     async with stream:
         async for chunk in stream:
@@ -143,11 +222,11 @@ async def _async_read_stream(probe: openai.AsyncOpenAI, model: str) -> tuple[int
 
 
 async def _async_probe_tools(
-    probe: openai.AsyncOpenAI, model: str
+    probe: openai.AsyncOpenAI, model: str, fields: Capabilities
 ) -> tuple[bool | None, ToolCallStyle | None]:
     """Return whether tools are accepted, and how a call comes back."""
     return await _async_verdict(
-        _async_call_style(probe, model, PROBE_MAX_TOKENS),
+        _async_call_style(probe, model, fields, PROBE_MAX_TOKENS),
         model,
         "refuses tools",
         "Tool",
@@ -155,23 +234,27 @@ async def _async_probe_tools(
 
 
 async def _async_call_style(
-    probe: openai.AsyncOpenAI, model: str, max_tokens: int
+    probe: openai.AsyncOpenAI, model: str, fields: Capabilities, max_tokens: int
 ) -> ToolCallStyle | None:
     """Ask the model to call a tool; return how the call came back, if it did."""
     response = await probe.chat.completions.create(
-        model=model,
-        messages=_ask(PROBE_TOOL_PROMPT),
-        max_tokens=max_tokens,
-        tools=[
+        **fields.fitted(
             {
-                "type": "function",
-                "function": {
-                    "name": PROBE_TOOL,
-                    "description": "Answers pong. Takes no arguments.",
-                    "parameters": {"type": "object", "properties": {}},
-                },
+                "model": model,
+                "messages": _ask(PROBE_TOOL_PROMPT),
+                "max_tokens": max_tokens,
+                "tools": [
+                    {
+                        "type": "function",
+                        "function": {
+                            "name": PROBE_TOOL,
+                            "description": "Answers pong. Takes no arguments.",
+                            "parameters": {"type": "object", "properties": {}},
+                        },
+                    }
+                ],
             }
-        ],
+        )
     )
     if not response.choices:
         return None
@@ -185,29 +268,33 @@ async def _async_call_style(
     if choice.finish_reason == "length" and max_tokens < PROBE_CALL_MAX_TOKENS:
         # Cut off while writing the call: the server may still parse a whole
         # one, so let the model finish it once.
-        return await _async_call_style(probe, model, PROBE_CALL_MAX_TOKENS)
+        return await _async_call_style(probe, model, fields, PROBE_CALL_MAX_TOKENS)
     return "text"
 
 
 async def _async_probe_json_schema(
-    probe: openai.AsyncOpenAI, model: str
+    probe: openai.AsyncOpenAI, model: str, fields: Capabilities
 ) -> bool | None:
     """Return whether the server accepts a JSON schema response format."""
     request = probe.chat.completions.create(
-        model=model,
-        messages=_ask(PROBE_SCHEMA_PROMPT),
-        max_tokens=PROBE_MAX_TOKENS,
-        response_format={
-            "type": "json_schema",
-            "json_schema": {
-                "name": "probe",
-                "schema": {
-                    "type": "object",
-                    "properties": {"ok": {"type": "boolean"}},
-                    "required": ["ok"],
+        **fields.fitted(
+            {
+                "model": model,
+                "messages": _ask(PROBE_SCHEMA_PROMPT),
+                "max_tokens": PROBE_MAX_TOKENS,
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": "probe",
+                        "schema": {
+                            "type": "object",
+                            "properties": {"ok": {"type": "boolean"}},
+                            "required": ["ok"],
+                        },
+                    },
                 },
-            },
-        },
+            }
+        )
     )
     accepted, _ = await _async_verdict(
         request, model, "refuses JSON schemas", "JSON schema"

@@ -69,11 +69,22 @@ async def test_ollama_refusing_keep_alive_is_logged(
     assert f"Could not keep {MODELS[0]} loaded on Ollama" in caplog.text
 
 
-async def test_vllm_lists_each_model_context_window(
-    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+@pytest.mark.parametrize(
+    "fields",
+    [{"max_model_len": 4096}, {"context_length": 4096}],
+    ids=["vllm", "openrouter"],
+)
+async def test_a_model_list_that_tells_the_context_window_sets_it(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    fields: dict[str, int],
 ) -> None:
-    """VLLM's max_model_len becomes the model's context window; /props is skipped."""
-    llm_server.model_fields = {MODELS[0]: {"max_model_len": 4096}}
+    """VLLM's max_model_len, OpenRouter's context_length: the model's window.
+
+    No server's own API (/props) is asked then.
+    """
+    llm_server.model_fields = {MODELS[0]: fields}
 
     await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()

@@ -103,7 +103,7 @@ class Listed:
     """What the server's model list tells of one model, where it tells it."""
 
     window: int | None = None
-    """The context window: vLLM lists max_model_len."""
+    """The context window: vLLM lists max_model_len, OpenRouter context_length."""
     parameters: int | None = None
     """The parameter count: llama.cpp lists n_params in the model's meta."""
 
@@ -127,7 +127,8 @@ def _listed(extra: dict[str, Any]) -> Listed:
     meta = extra.get("meta")
     parameters = meta.get("n_params") if isinstance(meta, dict) else None
     return Listed(
-        window=_positive_int(extra.get("max_model_len")),
+        window=_positive_int(extra.get("max_model_len"))
+        or _positive_int(extra.get("context_length")),
         parameters=_positive_int(parameters),
     )
 

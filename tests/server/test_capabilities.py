@@ -145,7 +145,7 @@ async def test_a_reasoning_model_is_asked_in_the_fields_it_takes(
     }
     first, *rest = [probe.json for probe in llm_server.probes]
     assert first["max_tokens"] == 8
-    assert first["temperature"] == 0
+    assert first["temperature"] == 0.5
     # Refused twice, once a field; then streamed, the tools, the schema.
     assert len(rest) == 4
     assert all(

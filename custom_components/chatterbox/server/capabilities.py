@@ -44,8 +44,9 @@ TEXT_CALL_MARKERS: Final = (
 # The sampling fields a reasoning model refuses unless at their default.
 SAMPLING_FIELDS: Final = ("temperature", "top_p")
 # The probe's first request asks at this temperature, to learn whether the
-# server takes one.
-PROBE_TEMPERATURE: Final = 0.0
+# server takes one of the agent's: not 0, which some servers refuse (it must
+# be positive there), nor 1, the only one a reasoning model takes.
+PROBE_TEMPERATURE: Final = 0.5
 # Where a refusal names the field it refuses: "Unsupported parameter:
 # 'max_tokens' is not supported with this model." Bounded: the message is
 # the server's.

@@ -85,11 +85,13 @@ async def test_a_model_list_that_tells_the_context_window_sets_it(
     No server's own API (/props) is asked then.
     """
     llm_server.model_fields = {MODELS[0]: fields}
+    kind = "vllm" if "max_model_len" in fields else "openrouter"
 
     await hass.config_entries.async_setup(config_entry.entry_id)
     await hass.async_block_till_done()
 
     assert config_entry.runtime_data.context_windows == {MODELS[0]: 4096}
+    assert config_entry.runtime_data.server_kind == kind
     assert [r.path for r in llm_server.requests] == ["/v1/models"]
 
 

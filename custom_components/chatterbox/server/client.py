@@ -98,6 +98,15 @@ def _load_lazy_parts(client: openai.AsyncOpenAI) -> None:
     _ = client.chat.completions
 
 
+class ServerKind(StrEnum):
+    """The servers that tell more about themselves than the OpenAI API does."""
+
+    VLLM = "vllm"
+    LLAMA_CPP = "llama.cpp"
+    OLLAMA = "ollama"
+    OPENROUTER = "openrouter"
+
+
 @dataclass(frozen=True, slots=True)
 class Listed:
     """What the server's model list tells of one model, where it tells it."""
@@ -106,6 +115,8 @@ class Listed:
     """The context window: vLLM lists max_model_len, OpenRouter context_length."""
     parameters: int | None = None
     """The parameter count: llama.cpp lists n_params in the model's meta."""
+    kind: ServerKind | None = None
+    """The server whose field told the window."""
 
 
 async def async_list_models(client: openai.AsyncOpenAI) -> list[str]:
@@ -126,19 +137,13 @@ def _listed(extra: dict[str, Any]) -> Listed:
     """Read the fields a server adds to a model in its list."""
     meta = extra.get("meta")
     parameters = meta.get("n_params") if isinstance(meta, dict) else None
-    return Listed(
-        window=_positive_int(extra.get("max_model_len"))
-        or _positive_int(extra.get("context_length")),
-        parameters=_positive_int(parameters),
-    )
-
-
-class ServerKind(StrEnum):
-    """The servers that tell more about themselves than the OpenAI API does."""
-
-    VLLM = "vllm"
-    LLAMA_CPP = "llama.cpp"
-    OLLAMA = "ollama"
+    if window := _positive_int(extra.get("max_model_len")):
+        kind = ServerKind.VLLM
+    elif window := _positive_int(extra.get("context_length")):
+        kind = ServerKind.OPENROUTER
+    else:
+        kind = None
+    return Listed(window=window, parameters=_positive_int(parameters), kind=kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,14 +162,16 @@ async def async_reported(
 ) -> Reported:
     """Return the context windows and sizes the server reports, and its kind.
 
-    vLLM lists the windows with the models, and no sizes. llama.cpp lists each
-    model's size in its meta, serves one model and tells its n_ctx at /props.
+    vLLM and OpenRouter list the windows with the models, and no sizes.
+    llama.cpp lists each model's size in its meta, serves one model and tells
+    its n_ctx at /props.
     Ollama tells both per model, so only the agents' models are asked. A probe
     that fails leaves the model out: the agent's option or the default applies.
     """
     sizes = {model: of.parameters for model, of in listed.items() if of.parameters}
     if windows := {model: of.window for model, of in listed.items() if of.window}:
-        return Reported(ServerKind.VLLM, windows, sizes)
+        kind = next(of.kind for of in listed.values() if of.window)
+        return Reported(kind, windows, sizes)
     if n_ctx := await async_server_context_window(client):
         return Reported(ServerKind.LLAMA_CPP, dict.fromkeys(listed, n_ctx), sizes)
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)

@@ -445,3 +445,13 @@ def test_user_facing_raises_are_translated() -> None:
             ):
                 keys = {keyword.arg for keyword in node.keywords}
                 assert "translation_key" in keys, f"{path.name}:{node.lineno}"
+
+
+def test_the_readme_names_the_two_commands_a_newcomer_needs() -> None:
+    """The demo and the test command, as CI runs it: a newcomer needs no more."""
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+
+    assert "scripts/demo" in readme
+    assert "`scripts/test`" in readme
+    assert "scripts/test" in ci

@@ -263,41 +263,33 @@ def named_by(
         if (
             not deed.ids
             or not named.issuperset(deed.ids)
-            or not any(
-                _says_verb(said, words) for words in _verb_words(deed.verb, language)
-            )
-            or (
-                undone_by is not None
-                and any(
-                    _says_verb(said, words)
-                    for words in _verb_words(undone_by, language)
-                )
-            )
+            or not _says_verb(said, deed.verb, language)
+            or (undone_by is not None and _says_verb(said, undone_by, language))
         ):
             return False
     return True
 
 
-def _verb_words(verb: str, language: str) -> list[tuple[str, ...]]:
-    """Return a verb's words: in English, and in the language's own table."""
+def _says_verb(said: Sentence, verb: str, language: str) -> bool:
+    """Tell whether a sentence says a verb, in English or the language's words.
+
+    In any of its forms: a question asks in the subjunctive in Romance
+    languages ("vuoi che apra…", "¿quieres que abra…?"), whose form shares
+    only the stem with the infinitive the table has.
+    """
     phrase = words_of(language).verbs.get(verb, "")
-    return [
-        words
+    return any(
+        _says_words(said, words)
         for words in (words_in(verb), words_in(phrase.replace("{names}", " ")))
         if words
-    ]
+    )
 
 
-def _says_verb(said: Sentence, verb: Sequence[str]) -> bool:
-    """Tell whether a sentence says a verb, in any of its forms.
-
-    A question asks in the subjunctive in Romance languages ("vuoi che
-    apra…", "¿quieres que abra…?"), whose form shares only the stem with
-    the infinitive the table has.
-    """
-    if said.names(verb):
+def _says_words(said: Sentence, words: Sequence[str]) -> bool:
+    """Tell whether a sentence says a verb's words, or a form of a one-word verb."""
+    if said.names(words):
         return True
-    if len(verb) != 1 or (stem := _INFINITIVE.sub("", verb[0])) == verb[0]:
+    if len(words) != 1 or (stem := _INFINITIVE.sub("", words[0])) == words[0]:
         return False
     return any(
         word.startswith(stem) and len(word) <= len(stem) + _FORM_ENDING

@@ -39,7 +39,7 @@ from ..prompts import NOT_REQUESTED
 from .command import call_names
 from .outcomes import only_reads
 from .own import error_result
-from .sensitive import DEFAULT_KINDS, KINDS
+from .sensitive import DEFAULT_KINDS, Kind, guarded_kinds, of_kinds
 from .targets import Reach, named_action, runs_script
 
 # The most devices a refusal names: a call on a whole floor reaches hundreds.
@@ -87,14 +87,14 @@ class Scope:
     """The domains the words name, outside the names of what they name."""
     said: tuple[str, ...] = ()
     """The words that name those kinds: a "Ceiling light" switch is a light."""
-    guarded: frozenset[tuple[str, str | None]] = frozenset()
+    guarded: frozenset[Kind] = frozenset()
     """The sensitive kinds, as (domain, device class), when the words say
     everything: "everything in the hallway" asks to unlock no door in it."""
     parts: tuple[str, ...] = ()
     """The words that may name a device by a part of its name: none of a
     name said, of a kind or of a verb, nor the language's small words, of
     MIN_PART letters or more."""
-    sensitive: frozenset[tuple[str, str | None]] = frozenset()
+    sensitive: frozenset[Kind] = frozenset()
     """The sensitive kinds, as (domain, device class): named by a part of
     its name, no device of them is within."""
 
@@ -108,9 +108,9 @@ class Scope:
         if entity_id in self.named:
             return True
         if (state := self.hass.states.get(entity_id)) is not None:
-            if _of(self.guarded, state):
+            if of_kinds(state, self.guarded):
                 return state.domain in self.kinds
-            if not _of(self.sensitive, state) and self._named_in_part(state):
+            if not of_kinds(state, self.sensitive) and self._named_in_part(state):
                 return True
         if self.areas:
             area = area_entry(self.hass, entity_id)
@@ -216,14 +216,6 @@ class Scope:
         )
 
 
-def _of(kinds: frozenset[tuple[str, str | None]], state: State) -> bool:
-    """Tell whether a device is of one of the kinds: (domain, device class)."""
-    return (state.domain, state.attributes.get("device_class")) in kinds or (
-        state.domain,
-        None,
-    ) in kinds
-
-
 def turn_scope(
     hass: HomeAssistant,
     options: Mapping[str, Any],
@@ -270,7 +262,7 @@ def request_scope(
     acts_on = [e for e in mentions.named if e.split(".", 1)[0] not in READ_ONLY_DOMAINS]
     if not (acts_on or mentions.areas or kinds):
         return None
-    guarded = frozenset(KINDS[kind] for kind in sensitive if kind in KINDS)
+    guarded = guarded_kinds(sensitive)
     small = frozenset().union(*(word_set(language, field) for field in _SMALL_WORDS))
     return Scope(
         hass,

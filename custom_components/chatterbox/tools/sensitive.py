@@ -61,6 +61,23 @@ _VERBS: Final = {
 _SAID: Final = {"HassStopMoving": "stop"}
 
 
+type Kind = tuple[str, str | None]
+"""A kind of entity: its domain, and a device class or None for any."""
+
+
+def guarded_kinds(kinds: Collection[str]) -> frozenset[Kind]:
+    """Return the kinds a user chose to guard, by their names in KINDS."""
+    return frozenset(KINDS[kind] for kind in kinds if kind in KINDS)
+
+
+def of_kinds(state: State, kinds: Collection[Kind]) -> bool:
+    """Tell whether an entity is of one of the kinds."""
+    return (state.domain, None) in kinds or (
+        state.domain,
+        state.attributes.get("device_class"),
+    ) in kinds
+
+
 def sensitive_action(
     hass: HomeAssistant,
     tool: llm.Tool,
@@ -76,15 +93,12 @@ def sensitive_action(
     reached = reach(hass, tool, tool_args, llm_context)
     if reached is None:
         return _unsettled(tool, bare, action, tool_args)
-    guarded = {KINDS[kind] for kind in kinds if kind in KINDS}
+    guarded = guarded_kinds(kinds)
     states = [
         state
         for entity_id in sorted(reached.every)
         if (state := hass.states.get(entity_id)) is not None
-        and (
-            (state.domain, None) in guarded
-            or (state.domain, state.attributes.get("device_class")) in guarded
-        )
+        and of_kinds(state, guarded)
     ]
     if states:
         return _describe(hass, bare, action, reached, states)

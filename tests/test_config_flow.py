@@ -3,6 +3,7 @@
 import base64
 import json
 import logging
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,14 @@ from custom_components.chatterbox.const import (
 )
 from custom_components.chatterbox.diagnostics import async_get_config_entry_diagnostics
 from tests.helpers.common import API_KEY, MODELS
-from tests.helpers.llm_server import Disconnect, Error, LLMServer, Raw, openai_error
+from tests.helpers.llm_server import (
+    Abilities,
+    Disconnect,
+    Error,
+    LLMServer,
+    Raw,
+    openai_error,
+)
 
 # A port nothing listens on: connecting to it is refused at once.
 CLOSED_URL = "http://127.0.0.1:9/v1"
@@ -46,15 +54,37 @@ async def _start_user_flow(hass: HomeAssistant) -> str:
     return result["flow_id"]
 
 
+async def _pick_model(hass: HomeAssistant, result: Any, model: str) -> Any:
+    """On the model step, pick a model and submit it."""
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "model"
+    return await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_MODEL: model}
+    )
+
+
+def _offered(result: Any) -> list[str]:
+    """Return the models the model step's dropdown offers."""
+    return result["data_schema"].schema[CONF_MODEL].config["options"]
+
+
 async def test_user_adds_a_server_and_gets_a_ready_agent(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:
-    """The user types the URL and key; the entry and one agent are created."""
+    """The user types the URL and key, picks a model; the entry and agent exist."""
     flow_id = await _start_user_flow(hass)
 
     result = await hass.config_entries.flow.async_configure(
         flow_id, {CONF_URL: f"  {llm_server.url}/ ", CONF_API_KEY: API_KEY}
     )
+    # The key was tested against the server's model list; nothing is saved yet.
+    assert [request.path for request in llm_server.requests] == ["/v1/models"]
+    assert llm_server.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
+    assert hass.config_entries.async_entries(DOMAIN) == []
+    assert _offered(result) == sorted(MODELS)
+    assert result["description_placeholders"] == {"url": llm_server.url}
+
+    result = await _pick_model(hass, result, MODELS[1])
 
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["title"] == llm_server.url.split("/")[2]
@@ -64,17 +94,92 @@ async def test_user_adds_a_server_and_gets_a_ready_agent(
     assert agent.subentry_type == SUBENTRY_CONVERSATION
     assert agent.title == "Chatterbox"
     assert agent.data == {
-        CONF_MODEL: MODELS[0],
+        CONF_MODEL: MODELS[1],
         CONF_PROMPT: llm.DEFAULT_INSTRUCTIONS_PROMPT,
         CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
         CONF_MAX_ITERATIONS: 10,
     }
-    # The key was tested against the server's model list before anything was saved.
-    probe = llm_server.requests[0]
-    assert probe.path == "/v1/models"
-    assert probe.headers["authorization"] == f"Bearer {API_KEY}"
+    # The chosen model was probed before the entry was made.
+    assert {probe.json["model"] for probe in llm_server.probes} == {MODELS[1]}
     await hass.async_block_till_done()
     assert entry.state is ConfigEntryState.LOADED
+
+
+async def test_openai_offers_its_chat_models_and_refuses_a_speech_model(
+    hass: HomeAssistant, llm_server: LLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """OpenAI lists speech, image and embedding models, in no order.
+
+    The form offers the chat models only. The user types a speech model
+    anyway; the probe finds it does not chat, and nothing is saved. The user
+    picks a reasoning model, which refuses max_tokens and temperature: it is
+    accepted, and the probe learned its fields.
+    """
+    llm_server.models = [
+        "whisper-1",
+        "gpt-4o-mini",
+        "tts-1-hd",
+        "text-embedding-3-small",
+        "dall-e-3",
+        "o3-mini",
+        "omni-moderation-latest",
+        "gpt-image-1",
+    ]
+    llm_server.abilities = Abilities(
+        reasoning_model=True, non_chat_models=frozenset({"whisper-1"})
+    )
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: llm_server.url, CONF_API_KEY: API_KEY}
+    )
+    assert _offered(result) == ["gpt-4o-mini", "o3-mini"]
+
+    result = await _pick_model(hass, result, "whisper-1")
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "not_a_chat_model"}
+    assert hass.config_entries.async_entries(DOMAIN) == []
+    assert "whisper-1 does not chat" in caplog.text
+
+    result = await _pick_model(hass, result, "o3-mini")
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    (agent,) = result["result"].subentries.values()
+    assert agent.data[CONF_MODEL] == "o3-mini"
+    last_probe = llm_server.probes[-1].json
+    assert "max_tokens" not in last_probe
+    assert "max_completion_tokens" in last_probe
+
+
+async def test_openrouter_says_which_models_write_text(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """OpenRouter's list tells each model's output, and that decides, not the name."""
+    llm_server.models = ["openai/gpt-4o-mini", "google/gemini-image-preview-x"]
+    llm_server.model_fields = {
+        "openai/gpt-4o-mini": {
+            "context_length": 128000,
+            "architecture": {"output_modalities": ["text"]},
+        },
+        # Named like no image model, but OpenRouter says it makes images.
+        "google/gemini-image-preview-x": {
+            "context_length": 32768,
+            "architecture": {"output_modalities": ["image", "text"]},
+        },
+        # Named like no speech model, but it only speaks.
+        "acme/voice-one": {"architecture": {"output_modalities": ["audio"]}},
+    }
+    llm_server.models.append("acme/voice-one")
+    flow_id = await _start_user_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: llm_server.url, CONF_API_KEY: API_KEY}
+    )
+
+    assert _offered(result) == [
+        "google/gemini-image-preview-x",
+        "openai/gpt-4o-mini",
+    ]
 
 
 async def test_local_server_needs_no_key_and_may_list_no_model(
@@ -128,6 +233,7 @@ async def test_form_recovers_after_an_error(
     result = await hass.config_entries.flow.async_configure(
         flow_id, {CONF_URL: llm_server.url, CONF_API_KEY: API_KEY}
     )
+    result = await _pick_model(hass, result, MODELS[0])
     assert result["type"] is FlowResultType.CREATE_ENTRY
 
 
@@ -248,6 +354,7 @@ async def test_a_password_in_the_url_is_never_shown(
     result = await hass.config_entries.flow.async_configure(
         flow_id, {CONF_URL: url, CONF_API_KEY: ""}
     )
+    result = await _pick_model(hass, result, MODELS[0])
     await hass.async_block_till_done()
 
     assert result["type"] is FlowResultType.CREATE_ENTRY

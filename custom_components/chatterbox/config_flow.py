@@ -26,7 +26,7 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
-from .config_flow_agents import AgentSubentryFlow, AITaskSubentryFlow
+from .config_flow_agents import AgentSubentryFlow, AITaskSubentryFlow, model_selector
 from .const import (
     DEFAULT_AGENT_NAME,
     DOMAIN,
@@ -35,14 +35,16 @@ from .const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
+from .server.capabilities import async_probe
 from .server.client import (
     Failure,
     async_create_client,
-    async_list_models,
+    async_list_model_details,
     classify,
     describe,
     without_credentials,
 )
+from .server.models import chat_models
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
 KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
@@ -72,6 +74,11 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
     VERSION = 1
     MINOR_VERSION = 1
 
+    # The server the user step tested, for the model step.
+    _data: dict[str, Any]
+    _client: openai.AsyncOpenAI
+    _models: list[str]
+
     @classmethod
     @callback
     @override
@@ -87,11 +94,11 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
     async def _async_probe(
         self, data: Mapping[str, Any], errors: dict[str, str]
     ) -> list[str] | None:
-        """List the server's models, or fill in why that failed."""
+        """List the server's chat models, or fill in why that failed."""
         api_key = data.get(CONF_API_KEY)
         try:
             client = await async_create_client(self.hass, data[CONF_URL], api_key)
-            return await async_list_models(client)
+            listed = await async_list_model_details(client)
         except openai.OpenAIError as err:
             LOGGER.info(
                 "Cannot use the server at %s: %s",
@@ -101,12 +108,15 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
             errors["base"] = (
                 "invalid_auth" if classify(err) is Failure.AUTH else "cannot_connect"
             )
+            return None
         except Exception:  # noqa: BLE001  # the form must recover from anything
             LOGGER.exception(
                 "Unexpected error while testing %s", without_credentials(data[CONF_URL])
             )
             errors["base"] = "unknown"
-        return None
+            return None
+        self._client = client
+        return chat_models(listed)
 
     @override
     async def async_step_user(
@@ -118,27 +128,58 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
             data = _normalize(user_input)
             self._async_abort_entries_match({CONF_URL: data[CONF_URL]})
             models = await self._async_probe(data, errors)
+            if models:
+                self._data, self._models = data, models
+                return await self.async_step_model()
             if models is not None:
-                # With no model listed there is nothing to recommend: the user
+                # With no model listed there is nothing to offer: the user
                 # adds an agent and types the model's name.
-                subentries = [
-                    ConfigSubentryData(
-                        subentry_type=SUBENTRY_CONVERSATION,
-                        data={CONF_MODEL: model, **RECOMMENDED_AGENT_OPTIONS},
-                        title=DEFAULT_AGENT_NAME,
-                        unique_id=None,
-                    )
-                    for model in models[:1]
-                ]
-                return self.async_create_entry(
-                    title=_title(data[CONF_URL]),
-                    data=data,
-                    subentries=subentries,
-                )
+                return self.async_create_entry(title=_title(data[CONF_URL]), data=data)
         return self.async_show_form(
             step_id="user",
             data_schema=self.add_suggested_values_to_schema(SERVER_SCHEMA, user_input),
             errors=errors,
+        )
+
+    async def async_step_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask which of the server's chat models the first agent uses.
+
+        The model is probed before anything is saved, so that a model that
+        cannot chat is refused here, with the reason, and not at the first
+        voice command.
+        """
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            model = str(user_input[CONF_MODEL]).strip()
+            verdict = await async_probe(self._client, model, None)
+            if verdict.chat is not False:
+                return self.async_create_entry(
+                    title=_title(self._data[CONF_URL]),
+                    data=self._data,
+                    subentries=[
+                        ConfigSubentryData(
+                            subentry_type=SUBENTRY_CONVERSATION,
+                            data={CONF_MODEL: model, **RECOMMENDED_AGENT_OPTIONS},
+                            title=DEFAULT_AGENT_NAME,
+                            unique_id=None,
+                        )
+                    ],
+                )
+            LOGGER.info("%s does not chat: the agent needs another model", model)
+            errors["base"] = "not_a_chat_model"
+        suggested = user_input or {CONF_MODEL: self._models[0]}
+        return self.async_show_form(
+            step_id="model",
+            data_schema=self.add_suggested_values_to_schema(
+                probatio.Schema(
+                    {probatio.Required(CONF_MODEL): model_selector(self._models)}
+                ),
+                suggested,
+            ),
+            errors=errors,
+            description_placeholders={"url": without_credentials(self._data[CONF_URL])},
         )
 
     async def async_step_reauth(

@@ -191,6 +191,9 @@ class Abilities:
     # OpenAI's reasoning models: 400 for max_tokens (max_completion_tokens
     # only), and for a temperature or top_p other than their default, 1.
     reasoning_model: bool = False
+    # Models the server lists but serves on other endpoints (speech, images,
+    # embeddings): a chat request to one gets OpenAI's 404.
+    non_chat_models: frozenset[str] = frozenset()
 
 
 TOOLS_REFUSED = "tools param requires --jinja flag"
@@ -498,6 +501,17 @@ class LLMServer:
                     "value is supported.",
                     code="unsupported_value",
                     param=sampled,
+                ),
+            ),
+            (
+                model in self.abilities.non_chat_models,
+                404,
+                openai_error(
+                    "This is not a chat model and thus not supported in the "
+                    "v1/chat/completions endpoint. Did you mean to use "
+                    "v1/completions?",
+                    type="invalid_request_error",
+                    param="model",
                 ),
             ),
             # Ollama's answer for a model it does not have.

@@ -29,12 +29,17 @@ ISSUE_ID = f"tools_unsupported_{AGENT_ID}"
         (
             Abilities(),
             Capabilities(
-                tools=True, tool_calls="native", streaming=True, json_schema=True
+                chat=True,
+                tools=True,
+                tool_calls="native",
+                streaming=True,
+                json_schema=True,
             ),
         ),
         (
             Abilities(tools="text", reasoning=True, json_schema=False),
             Capabilities(
+                chat=True,
                 tools=True,
                 tool_calls="text",
                 streaming=True,
@@ -44,7 +49,7 @@ ISSUE_ID = f"tools_unsupported_{AGENT_ID}"
         ),
         (
             Abilities(tools="refused", streaming=False),
-            Capabilities(tools=False, streaming=False, json_schema=True),
+            Capabilities(chat=True, tools=False, streaming=False, json_schema=True),
         ),
     ],
     ids=["native", "text", "refused"],
@@ -56,7 +61,11 @@ async def test_the_probe_tells_what_the_model_can_do(
     abilities: Abilities,
     verdict: Capabilities,
 ) -> None:
-    """Three tiny requests find out tools, streaming, reasoning and schemas."""
+    """Three tiny requests find out tools, streaming, reasoning and schemas.
+
+    A server that does not stream is asked once more, without streaming, to
+    tell whether the model chats at all.
+    """
     llm_server.abilities = abilities
 
     await set_up(hass, config_entry)
@@ -64,7 +73,7 @@ async def test_the_probe_tells_what_the_model_can_do(
     assert config_entry.runtime_data.capabilities == {MODELS[0]: verdict}
     assert verdict.text_tools is (abilities.tools != "native")
     # Tiny requests: at most 8 tokens each, never a turn of the script.
-    assert len(llm_server.probes) == 3
+    assert len(llm_server.probes) == 3 + (not abilities.streaming)
     assert all(probe.json["max_tokens"] <= 8 for probe in llm_server.probes)
     assert llm_server.unscripted == []
 
@@ -110,6 +119,31 @@ async def test_a_failing_probe_does_not_block_setup(
     assert result.response.speech["plain"]["speech"] == "Hello."
 
 
+@pytest.mark.parametrize(
+    "agent_data",
+    [{CONF_MODEL: "text-embedding-3-small", CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]}],
+)
+async def test_a_model_that_does_not_chat_is_told_apart(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """An agent set to an embedding model: OpenAI answers 404 to chat with it.
+
+    The probe says it does not chat, and asks nothing more of it.
+    """
+    llm_server.abilities = Abilities(
+        non_chat_models=frozenset({"text-embedding-3-small"})
+    )
+
+    await set_up(hass, config_entry)
+
+    verdict = config_entry.runtime_data.capabilities["text-embedding-3-small"]
+    assert verdict == Capabilities(chat=False, streaming=False)
+    assert [probe.json.get("stream", False) for probe in llm_server.probes] == [
+        True,
+        False,
+    ]
+
+
 REASONING_AGENT = {
     CONF_MODEL: MODELS[0],
     CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
@@ -135,6 +169,7 @@ async def test_a_reasoning_model_is_asked_in_the_fields_it_takes(
 
     assert config_entry.runtime_data.capabilities == {
         MODELS[0]: Capabilities(
+            chat=True,
             tools=True,
             tool_calls="native",
             streaming=True,

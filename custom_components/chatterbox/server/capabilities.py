@@ -61,6 +61,8 @@ type LimitField = Literal["max_tokens", "max_completion_tokens"]
 class Capabilities:
     """The probe's verdicts on one model; None where it could not tell."""
 
+    chat: bool | None = None
+    """The model answers a chat request (not a speech, image or embedding model)."""
     tools: bool | None = None
     """The server accepts a request with `tools`."""
     tool_calls: ToolCallStyle | None = None
@@ -127,9 +129,14 @@ async def async_probe(
     """Ask the server three tiny questions about the model."""
     probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
     streaming, reasoning, fields = await _async_probe_streaming(probe, model)
+    chat = True if streaming else await _async_probe_chat(probe, model, fields)
+    if chat is False:
+        # Nothing else to learn of a model that does not chat.
+        return replace(fields, chat=False, streaming=False)
     tools, tool_calls = await _async_probe_tools(probe, model, fields)
     return replace(
         fields,
+        chat=chat,
         tools=tools,
         tool_calls=tool_calls,
         streaming=streaming,
@@ -191,6 +198,37 @@ async def _async_probe_streaming(
             LOGGER.debug("Streaming probe of %s failed: %s", model, describe(err))
             return None, False, fields
         return chunks > 0, reasoning, fields
+
+
+async def _async_probe_chat(
+    probe: openai.AsyncOpenAI, model: str, fields: Capabilities
+) -> bool | None:
+    """Return whether the model answers a chat request that does not stream.
+
+    Asked only when streaming failed. OpenAI answers 404 for a speech, image
+    or embedding model ("This is not a chat model"), Ollama 400 for an
+    embedding model or 404 for a model it does not have: no chat either way.
+    """
+    try:
+        await probe.chat.completions.create(
+            **fields.fitted(
+                {
+                    "model": model,
+                    "messages": _ask(PROBE_PROMPT),
+                    "max_tokens": PROBE_MAX_TOKENS,
+                }
+            )
+        )
+    except (openai.BadRequestError, openai.NotFoundError) as err:
+        if isinstance(err, openai.BadRequestError) and refused_field(err):
+            LOGGER.debug("Chat probe of %s failed: %s", model, describe(err))
+            return None
+        LOGGER.debug("%s does not chat: %s", model, describe(err))
+        return False
+    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+        LOGGER.debug("Chat probe of %s failed: %s", model, describe(err))
+        return None
+    return True
 
 
 async def _async_read_stream(

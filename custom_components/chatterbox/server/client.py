@@ -117,6 +117,8 @@ class Listed:
     """The parameter count: llama.cpp lists n_params in the model's meta."""
     kind: ServerKind | None = None
     """The server whose field told the window."""
+    chat: bool | None = None
+    """Whether the model writes text, where the list says (OpenRouter does)."""
 
 
 async def async_list_models(client: openai.AsyncOpenAI) -> list[str]:
@@ -143,7 +145,14 @@ def _listed(extra: dict[str, Any]) -> Listed:
         kind = ServerKind.OPENROUTER
     else:
         kind = None
-    return Listed(window=window, parameters=_positive_int(parameters), kind=kind)
+    made = extra.get("architecture")
+    outputs = made.get("output_modalities") if isinstance(made, dict) else None
+    return Listed(
+        window=window,
+        parameters=_positive_int(parameters),
+        kind=kind,
+        chat="text" in outputs if isinstance(outputs, list) else None,
+    )
 
 
 @dataclass(frozen=True, slots=True)

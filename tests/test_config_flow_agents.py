@@ -27,6 +27,7 @@ from custom_components.chatterbox.const import (
     CONF_MEMORY_HOURS,
     CONF_SPEECH,
     CONF_TEMPERATURE,
+    CONF_THINKING,
     CONF_TOOL_MODE,
     CONF_TOP_P,
     SECTION_ADVANCED,
@@ -468,3 +469,46 @@ async def test_guide_a_small_model_is_a_choice_auto_unless_set(
     )
     advanced = result["data_schema"].schema[SECTION_ADVANCED].schema.schema
     assert CONF_GUIDE not in {str(key) for key in advanced}
+
+
+async def test_thinking_is_chosen_per_agent_and_per_ai_task(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """Server default, off, low, medium or high; the server's default is unsaved.
+
+    The user turns thinking off for a voice agent; an AI Task has it too.
+    """
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    schema = result["data_schema"].schema
+    thinking = next(key for key in schema if key == CONF_THINKING)
+    assert thinking.default() == "default"
+    assert schema[thinking].config["options"] == [
+        "default",
+        "off",
+        "low",
+        "medium",
+        "high",
+    ]
+    assert schema[thinking].config["translation_key"] == CONF_THINKING
+
+    saved = {CONF_MODEL: MODELS[0], CONF_MAX_ITERATIONS: 10}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**saved, CONF_THINKING: "off", SECTION_ADVANCED: {}}
+    )
+    assert result["reason"] == "reconfigure_successful"
+    assert loaded_entry.subentries[AGENT_ID].data == saved | {CONF_THINKING: "off"}
+    await hass.async_block_till_done()
+
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {**saved, CONF_THINKING: "default", SECTION_ADVANCED: {}},
+    )
+    assert loaded_entry.subentries[AGENT_ID].data == saved
+    await hass.async_block_till_done()
+
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, "ai_task_data"),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    assert CONF_THINKING in {str(key) for key in result["data_schema"].schema}

@@ -14,6 +14,7 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.chatterbox.const import (
+    CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_GUIDE,
     CONF_MAX_ITERATIONS,
@@ -106,4 +107,44 @@ async def test_diagnostics_say_whether_each_agent_guides_its_model(
     )
 
     assert diagnostics["server"]["model_sizes"] == {MODELS[1]: 3_212_749_824}
-    assert diagnostics["agents"] == {AGENT_ID: {"guide": guide}}
+    assert diagnostics["agents"][AGENT_ID]["guide"] == guide
+
+
+@pytest.mark.parametrize(
+    ("agent_data", "props", "window"),
+    [
+        # OpenAI and most cloud services report none: the default is used.
+        ({CONF_MODEL: MODELS[0]}, None, {"tokens": 8192, "from": "default"}),
+        # llama.cpp tells its n_ctx at /props.
+        (
+            {CONF_MODEL: MODELS[0]},
+            {"n_ctx": 32768},
+            {"tokens": 32768, "from": "server"},
+        ),
+        # The agent's own setting wins over what the server says.
+        (
+            {CONF_MODEL: MODELS[0], CONF_CONTEXT_WINDOW: 128000},
+            {"n_ctx": 32768},
+            {"tokens": 128000, "from": "option"},
+        ),
+    ],
+)
+async def test_diagnostics_say_where_the_context_window_comes_from(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    hass_client: ClientSessionGenerator,
+    props: dict[str, int] | None,
+    window: dict[str, object],
+) -> None:
+    """A wrong window is the first suspect of early summaries: say its source."""
+    llm_server.props = props
+    assert await async_setup_component(hass, "diagnostics", {})
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    diagnostics = await get_diagnostics_for_config_entry(
+        hass, hass_client, config_entry
+    )
+
+    assert diagnostics["agents"][AGENT_ID]["context_window"] == window

@@ -53,6 +53,7 @@ from .const import (
     CONF_SPEECH,
     CONF_STATES_IN_VIEW,
     CONF_TEMPERATURE,
+    CONF_THINKING,
     CONF_TOOL_MODE,
     CONF_TOP_P,
     CONF_UNATTENDED,
@@ -72,6 +73,8 @@ from .const import (
     RECOMMENDED_AI_TASK_OPTIONS,
     RESERVED_BODY_KEYS,
     SECTION_ADVANCED,
+    THINKING_DEFAULT,
+    THINKING_LEVELS,
     TOOL_MODE_AUTO,
     TOOL_MODES,
     UNATTENDED_ALLOW,
@@ -118,6 +121,7 @@ UNSAVED_DEFAULTS = {
     CONF_UNATTENDED: UNATTENDED_REFUSE,
     CONF_SENSITIVE_KINDS: list(DEFAULT_KINDS),
     CONF_GUIDE: DEFAULT_GUIDE,
+    CONF_THINKING: THINKING_DEFAULT,
 } | dict.fromkeys(GROUNDING_OPTIONS, True)
 
 
@@ -276,6 +280,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             ): _whole_number(MIN_ITERATIONS, MAX_ITERATIONS),
             probatio.Required(CONF_MEMORY, default=MEMORY_OFF): _dropdown(
                 CONF_MEMORY, MEMORY_MODES
+            ),
+            probatio.Required(CONF_THINKING, default=THINKING_DEFAULT): _dropdown(
+                CONF_THINKING, THINKING_LEVELS
             ),
             probatio.Required(CONF_SPEECH, default=True): BooleanSelector(),
             probatio.Required(CONF_CONFIRM, default=True): BooleanSelector(),

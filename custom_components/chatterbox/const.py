@@ -34,6 +34,7 @@ CONF_ANSWER_NOT_FOUND: Final = "answer_not_found"
 CONF_CHECK_CLAIMS: Final = "check_claims"
 CONF_EVERY_PART: Final = "every_part"
 CONF_GUIDE: Final = "guide_small_model"
+CONF_THINKING: Final = "thinking"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"
@@ -44,6 +45,9 @@ GUIDE_ON: Final = "on"
 GUIDE_OFF: Final = "off"
 GUIDES: Final = (GUIDE_AUTO, GUIDE_ON, GUIDE_OFF)
 DEFAULT_GUIDE: Final = GUIDE_AUTO
+THINKING_DEFAULT: Final = "default"
+THINKING_OFF: Final = "off"
+THINKING_LEVELS: Final = (THINKING_DEFAULT, THINKING_OFF, "low", "medium", "high")
 # The size at or below which Auto guides a model. The 0.5B-3B models need the
 # notes and repairs to finish a turn (they stop short, mangle arguments, write
 # calls as text); 7B and up follow tools and notes on their own, and the aids

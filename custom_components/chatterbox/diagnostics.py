@@ -54,10 +54,15 @@ async def async_get_config_entry_diagnostics(
 
 
 def _agents(entry: ChatterboxConfigEntry) -> dict[str, Any]:
-    """Return what each agent's Guide a small model comes to, and why."""
-    sizes = entry.runtime_data.model_sizes
+    """Return each agent's Guide and context window, and why they are what they are."""
+    runtime = entry.runtime_data
     return {
-        agent.subentry_id: {"guide": asdict(_guide(agent.data, sizes))}
+        agent.subentry_id: {
+            "guide": asdict(_guide(agent.data, runtime.model_sizes)),
+            "context_window": dict(
+                zip(("tokens", "from"), runtime.context_window(agent.data), strict=True)
+            ),
+        }
         for agent in entry.subentries.values()
         if CONF_MODEL in agent.data
     }

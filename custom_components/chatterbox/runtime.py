@@ -5,13 +5,16 @@ the agents, the repairs, the flows), so none of them imports the package.
 """
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import openai
 
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_MODEL
 
+from .const import CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW
 from .context.memory import MemoryStore
 from .coordinator import ChatterboxCoordinator
 from .server.capabilities import Capabilities
@@ -39,6 +42,20 @@ class ChatterboxRuntime:
         default_factory=lambda: deque(maxlen=RECENT_TURNS)
     )
     """What the last turns of the entry's agents cost, for diagnostics."""
+
+    def context_window(
+        self, options: Mapping[str, Any]
+    ) -> tuple[int, Literal["option", "server", "default"]]:
+        """Return an agent's context window, and where the figure comes from.
+
+        The agent's option, else what the server reported for its model, else
+        8192: the diagnostics say which, since a cloud service reports none.
+        """
+        if window := options.get(CONF_CONTEXT_WINDOW):
+            return int(window), "option"
+        if window := self.context_windows.get(options[CONF_MODEL]):
+            return window, "server"
+        return DEFAULT_CONTEXT_WINDOW, "default"
 
 
 type ChatterboxConfigEntry = ConfigEntry[ChatterboxRuntime]

@@ -194,6 +194,10 @@ class Abilities:
     # Models the server lists but serves on other endpoints (speech, images,
     # embeddings): a chat request to one gets OpenAI's 404.
     non_chat_models: frozenset[str] = frozenset()
+    # The reasoning_effort values the model takes, as OpenAI's o-series takes
+    # low, medium and high but not "none"; empty refuses the field, as OpenAI
+    # does for a model that does not reason. None takes any.
+    thinking_levels: tuple[str, ...] | None = None
 
 
 TOOLS_REFUSED = "tools param requires --jinja flag"
@@ -501,6 +505,21 @@ class LLMServer:
                     "value is supported.",
                     code="unsupported_value",
                     param=sampled,
+                ),
+            ),
+            (
+                "reasoning_effort" in body
+                and self.abilities.thinking_levels is not None
+                and body["reasoning_effort"] not in self.abilities.thinking_levels,
+                400,
+                openai_error(
+                    f"Unsupported value: 'reasoning_effort' does not support "
+                    f"'{body.get('reasoning_effort')}' with this model."
+                    if self.abilities.thinking_levels
+                    else "Unsupported parameter: 'reasoning_effort' is not "
+                    "supported with this model.",
+                    code="unsupported_value",
+                    param="reasoning_effort",
                 ),
             ),
             (

@@ -20,17 +20,17 @@ from homeassistant.components import conversation
 from homeassistant.const import CONF_MODEL
 
 from ..const import (
-    CONF_CONTEXT_WINDOW,
     CONF_EXTRA_BODY,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_TOKENS,
     CONF_STATES_IN_VIEW,
     CONF_TEMPERATURE,
+    CONF_THINKING,
     CONF_TOOL_MODE,
     CONF_TOP_P,
     DEFAULT_ANSWER_RESERVE,
-    DEFAULT_CONTEXT_WINDOW,
     LOGGER,
+    THINKING_DEFAULT,
     TOOL_MODE_AUTO,
     TOOL_MODE_TEXT,
     TOOL_RESULT_LIMIT,
@@ -43,6 +43,7 @@ from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
 from ..server.capabilities import Capabilities
 from ..server.client import describe
+from ..server.thinking import thinking_fields, with_extra_body
 from ..tools.guard import refused_repeats
 from ..wire.json import sendable
 from ..wire.messages import content_to_messages, with_text_tool_calls
@@ -206,7 +207,11 @@ def _settings(stage: Stage) -> dict[str, Any]:
     for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
         if (value := options.get(key)) is not None:
             request[key] = value
-    if extra := options.get(CONF_EXTRA_BODY):
+    thinking = thinking_fields(
+        options.get(CONF_THINKING, THINKING_DEFAULT),
+        stage.entry.runtime_data.server_kind,
+    )
+    if extra := with_extra_body(thinking, options.get(CONF_EXTRA_BODY) or {}):
         request["extra_body"] = extra
     return _fields(stage).fitted(request)
 
@@ -339,12 +344,7 @@ def _capped(
 
 def context_window(stage: Stage) -> int:
     """Return the agent's context window: its setting, the server's, or 8192."""
-    options = stage.options
-    return int(
-        options.get(CONF_CONTEXT_WINDOW)
-        or stage.entry.runtime_data.context_windows.get(options[CONF_MODEL])
-        or DEFAULT_CONTEXT_WINDOW
-    )
+    return stage.entry.runtime_data.context_window(stage.options)[0]
 
 
 async def _async_fit(

@@ -18,6 +18,7 @@ import openai
 
 from ..const import LOGGER
 from .client import describe
+from .thinking import THINKING_FIELDS
 
 PROBE_TIMEOUT: Final = 30.0
 PROBE_MAX_TOKENS: Final = 8
@@ -47,10 +48,14 @@ SAMPLING_FIELDS: Final = ("temperature", "top_p")
 # server takes one of the agent's: not 0, which some servers refuse (it must
 # be positive there), nor 1, the only one a reasoning model takes.
 PROBE_TEMPERATURE: Final = 0.5
+# The fields a server may refuse while taking the rest of the request.
+REFUSABLE_FIELDS: Final = ("max_tokens", *SAMPLING_FIELDS, *THINKING_FIELDS)
 # Where a refusal names the field it refuses: "Unsupported parameter:
-# 'max_tokens' is not supported with this model." Bounded: the message is
-# the server's.
-_NAMED_FIELD: Final = re.compile(r"['\"`](max_tokens|temperature|top_p)['\"`]")
+# 'max_tokens' is not supported with this model.", "Unrecognized request
+# argument supplied: reasoning_effort". Bounded: the message is the server's.
+_NAMED_FIELD: Final = re.compile(
+    rf"(?:['\"`]|argument supplied: )({'|'.join(REFUSABLE_FIELDS)})\b"
+)
 _MAX_MESSAGE: Final = 1000
 
 type ToolCallStyle = Literal["native", "text"]
@@ -77,6 +82,8 @@ class Capabilities:
     """The field the server takes an answer's token limit in."""
     sampling: bool = True
     """The server takes a temperature and a top_p of the agent's."""
+    thinking: bool = True
+    """The server takes the fields that say how much the model thinks."""
 
     @property
     def text_tools(self) -> bool:
@@ -90,34 +97,44 @@ class Capabilities:
     def fitted(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Return a request in the fields the server takes.
 
-        The token limit in its field; no temperature or top_p where the
-        server refuses them.
+        The token limit in its field; no temperature or top_p, or no
+        thinking fields (in the extra body too), where the server refuses them.
         """
         fitted = dict(request)
         if self.limit_field != "max_tokens" and "max_tokens" in fitted:
             fitted[self.limit_field] = fitted.pop("max_tokens")
-        if not self.sampling:
-            for name in SAMPLING_FIELDS:
-                fitted.pop(name, None)
+        refused = [
+            *(() if self.sampling else SAMPLING_FIELDS),
+            *(() if self.thinking else THINKING_FIELDS),
+        ]
+        for name in refused:
+            fitted.pop(name, None)
+        if refused and isinstance(extra := fitted.get("extra_body"), Mapping):
+            fitted["extra_body"] = {
+                name: value for name, value in extra.items() if name not in refused
+            }
         return fitted
 
     def learned(self, err: openai.BadRequestError) -> Capabilities | None:
         """Return the verdicts a refusal of a field teaches; None if it names none.
 
         A 400 that names max_tokens asks for max_completion_tokens; one that
-        names temperature or top_p refuses a value not the model's own.
+        names temperature or top_p refuses a value not the model's own; one
+        that names a thinking field refuses it or the level asked.
         """
         field = refused_field(err)
         if field == "max_tokens" and self.limit_field == "max_tokens":
             return replace(self, limit_field="max_completion_tokens")
         if field in SAMPLING_FIELDS and self.sampling:
             return replace(self, sampling=False)
+        if field in THINKING_FIELDS and self.thinking:
+            return replace(self, thinking=False)
         return None
 
 
 def refused_field(err: openai.BadRequestError) -> str | None:
     """Return the request field a refusal names, of those a server may refuse."""
-    if err.param in ("max_tokens", *SAMPLING_FIELDS):
+    if err.param in REFUSABLE_FIELDS:
         return err.param
     found = _NAMED_FIELD.search(str(err.message)[:_MAX_MESSAGE])
     return found.group(1) if found else None

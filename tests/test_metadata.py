@@ -455,3 +455,53 @@ def test_the_readme_names_the_two_commands_a_newcomer_needs() -> None:
     assert "scripts/demo" in readme
     assert "`scripts/test`" in readme
     assert "scripts/test" in ci
+
+
+def _readme_section(heading: str) -> str:
+    """Return a README section's text, from its heading to the next of its level."""
+    readme = (ROOT / "README.md").read_text()
+    level = heading.split(" ", 1)[0] + " "
+    start = readme.index(heading + "\n") + len(heading)
+    ends = [
+        index
+        for index in (readme.find("\n" + level, start), readme.find("\n## ", start))
+        if index != -1
+    ]
+    return readme[start : min(ends)]
+
+
+def test_the_readme_option_tables_are_the_agent_form() -> None:
+    """Each setting of the agent's form has its row, under its label, and no more.
+
+    A renamed setting or a new one shows here before a user misses it.
+    """
+    form = TRANSLATIONS["config_subentries"]["conversation"]["step"]["init"]
+    labels = {
+        re.sub(r" \(.*\)$", "", label)
+        for label in (
+            *form["data"].values(),
+            *form["sections"]["advanced"]["data"].values(),
+        )
+    }
+    rows = {
+        name.strip()
+        for line in _readme_section("### Agents").splitlines()
+        if line.startswith("| ") and not line.startswith(("| Option", "| ---"))
+        for name in line.split("|")[1].split(",")
+    }
+
+    assert rows == labels
+
+
+def test_the_readme_starts_each_server_kind_people_run() -> None:
+    """A quick start per kind the issue names, each with the URL to type."""
+    quick = _readme_section("## Quick start, by server")
+    for kind, url in (
+        ("Ollama", ":11434/v1"),
+        ("llama.cpp", ":8080/v1"),
+        ("vLLM", ":8000/v1"),
+        ("OpenAI", "https://api.openai.com/v1"),
+        ("OpenRouter", "https://openrouter.ai/api/v1"),
+    ):
+        assert f"**{kind}.**" in quick
+        assert url in quick

@@ -339,7 +339,7 @@ RULE_EVIDENCE = {
     "docs-data-update": ("README.md", "### Data updates"),
     "docs-examples": ("README.md", "### Examples"),
     "docs-known-limitations": ("README.md", "### Known limitations"),
-    "docs-supported-devices": ("README.md", "## Local servers"),
+    "docs-supported-devices": ("README.md", "## Quick start, by server"),
     "docs-supported-functions": ("README.md", "### What it provides"),
     "docs-troubleshooting": ("README.md", "### Troubleshooting"),
     "docs-use-cases": ("README.md", "### Use cases"),

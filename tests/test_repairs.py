@@ -118,6 +118,24 @@ async def test_a_model_without_tools_raises_a_repair_until_fixed(
     assert ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID) is None
 
 
+async def test_the_repair_names_the_fix_of_the_server_it_is_about(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """llama.cpp refuses tools without --jinja: its repair says just that.
+
+    The server tells its kind by its /props; a server of no known kind gets
+    the text naming every server's fix, as in the story above.
+    """
+    llm_server.abilities = Abilities(tools="refused")
+    llm_server.props = {"n_ctx": 8192}
+
+    await set_up(hass, config_entry)
+
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, TOOLS_ISSUE_ID)
+    assert issue is not None
+    assert issue.translation_key == "tools_unsupported_llama_cpp"
+
+
 @pytest.mark.parametrize("agent_data", [{"model": MODELS[0]}])
 async def test_a_chat_only_agent_needs_no_tools(
     hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer

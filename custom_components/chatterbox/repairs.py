@@ -11,7 +11,15 @@ from homeassistant.helpers import issue_registry as ir
 from .config_flow_agents import async_offered_models, model_selector
 from .const import DOMAIN
 from .runtime import ChatterboxConfigEntry
-from .server.client import without_credentials
+from .server.client import ServerKind, without_credentials
+
+# The repair about refused tools, worded for the server it is about: each kind
+# turns tools on its own way. Any other server gets the text naming them all.
+TOOLS_ISSUE_KEYS: dict[ServerKind | None, str] = {
+    ServerKind.LLAMA_CPP: "tools_unsupported_llama_cpp",
+    ServerKind.VLLM: "tools_unsupported_vllm",
+    ServerKind.OLLAMA: "tools_unsupported_ollama",
+}
 
 
 def _agent_placeholders(agent: ConfigSubentry) -> dict[str, str]:
@@ -53,7 +61,10 @@ def async_update_tools_issue(
         issue_id,
         is_fixable=False,
         severity=ir.IssueSeverity.WARNING,
-        translation_key="tools_unsupported",
+        # The fix named for the kind of server it is, where that is known.
+        translation_key=TOOLS_ISSUE_KEYS.get(
+            entry.runtime_data.server_kind, "tools_unsupported"
+        ),
         translation_placeholders=_issue_placeholders(entry, agent),
     )
 

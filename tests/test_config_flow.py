@@ -151,6 +151,30 @@ async def test_openai_offers_its_chat_models_and_refuses_a_speech_model(
     assert "max_completion_tokens" in last_probe
 
 
+async def test_ollama_refuses_to_chat_with_an_embedding_model(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Typed past the list: Ollama's 400 says the model does not chat.
+
+    A refusal for any other reason proves nothing: that model is taken.
+    """
+    llm_server.api_key = None
+    llm_server.models = ["qwen3:8b", "bge-m3"]
+    llm_server.abilities = Abilities(embedding_models=frozenset({"bge-m3"}))
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: llm_server.url}
+    )
+
+    result = await _pick_model(hass, result, "bge-m3")
+
+    assert result["errors"] == {"base": "not_a_chat_model"}
+    # Every probe now fails with a 400 that says nothing of chat.
+    llm_server.abilities = Abilities(probe_error=400)
+    result = await _pick_model(hass, result, "qwen3:8b")
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
 async def test_openrouter_says_which_models_write_text(
     hass: HomeAssistant, llm_server: LLMServer
 ) -> None:

@@ -35,7 +35,7 @@ from .const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
-from .server.capabilities import async_probe
+from .server.capabilities import async_chats
 from .server.client import (
     Failure,
     async_create_client,
@@ -153,8 +153,9 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
         errors: dict[str, str] = {}
         if user_input is not None:
             model = str(user_input[CONF_MODEL]).strip()
-            verdict = await async_probe(self._client, model, None)
-            if verdict.chat is not False:
+            # Another flow may have added the server meanwhile.
+            self._async_abort_entries_match({CONF_URL: self._data[CONF_URL]})
+            if await self._async_chats(model) is not False:
                 return self.async_create_entry(
                     title=_title(self._data[CONF_URL]),
                     data=self._data,
@@ -181,6 +182,14 @@ class ChatterboxConfigFlow(ConfigFlow, domain=DOMAIN):
             errors=errors,
             description_placeholders={"url": without_credentials(self._data[CONF_URL])},
         )
+
+    async def _async_chats(self, model: str) -> bool | None:
+        """Tell whether the model chats; None when the server could not tell."""
+        try:
+            return await async_chats(self._client, model)
+        except Exception:  # noqa: BLE001  # the form must recover from anything
+            LOGGER.exception("Unexpected error while checking %s", model)
+            return None
 
     async def async_step_reauth(
         self, entry_data: Mapping[str, Any]

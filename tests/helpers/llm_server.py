@@ -194,6 +194,8 @@ class Abilities:
     # Models the server lists but serves on other endpoints (speech, images,
     # embeddings): a chat request to one gets OpenAI's 404.
     non_chat_models: frozenset[str] = frozenset()
+    # Ollama's embedding models: a chat request gets its 400.
+    embedding_models: frozenset[str] = frozenset()
     # The reasoning_effort values the model takes, as OpenAI's o-series takes
     # low, medium and high but not "none"; empty refuses the field, as OpenAI
     # does for a model that does not reason. None takes any.
@@ -532,6 +534,11 @@ class LLMServer:
                     type="invalid_request_error",
                     param="model",
                 ),
+            ),
+            (
+                model in self.abilities.embedding_models,
+                400,
+                openai_error(f'"{model}" does not support chat'),
             ),
             # Ollama's answer for a model it does not have.
             (

@@ -264,3 +264,57 @@ def test_a_refused_field_is_learned_once(
     request = {"model": "m", "max_tokens": 5, "temperature": 0.2, "top_p": 0.9}
     fitted = learned.fitted(request)
     assert (fields[0] in fitted, "temperature" in fitted) == (True, fields[1])
+
+
+@pytest.mark.parametrize(
+    ("refusal", "refused"),
+    [
+        # OpenAI's o-series asked to stop thinking.
+        (
+            _refusal(
+                "Unsupported value: 'reasoning_effort' does not support 'none'.",
+                "reasoning_effort",
+            ),
+            "reasoning_effort",
+        ),
+        # A proxy that knows no such field.
+        (
+            _refusal("Unrecognized request argument supplied: chat_template_kwargs"),
+            "chat_template_kwargs",
+        ),
+        # Ollama, a level asked of a model that cannot think: no field named.
+        (_refusal('"llama3.2" does not support thinking'), "reasoning_effort"),
+        # OpenRouter, "off" asked of a model that must reason.
+        (
+            _refusal("Reasoning is mandatory for this endpoint and cannot be disabled"),
+            "reasoning",
+        ),
+    ],
+    ids=["openai", "proxy", "ollama", "openrouter"],
+)
+def test_a_refused_thinking_field_is_left_out_alone(
+    refusal: openai.BadRequestError, refused: str
+) -> None:
+    """The thinking field the server refused is dropped, and only that one.
+
+    The user's own extra body keeps everything else, so that a refusal of
+    reasoning_effort never takes the user's chat_template_kwargs with it.
+    """
+    learned = Capabilities().learned(refusal)
+
+    assert learned is not None
+    assert learned.thinking_refused == (refused,)
+    assert learned.learned(refusal) is None
+    request = {
+        "model": "m",
+        "extra_body": {
+            "reasoning_effort": "none",
+            "chat_template_kwargs": {"enable_thinking": False},
+            "reasoning": {"enabled": False},
+            "top_k": 20,
+        },
+    }
+    kept = learned.fitted(request)["extra_body"]
+    assert refused not in kept
+    assert len(kept) == 3
+    assert kept["top_k"] == 20

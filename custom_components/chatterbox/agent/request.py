@@ -207,13 +207,19 @@ def _settings(stage: Stage) -> dict[str, Any]:
     for key in (CONF_TEMPERATURE, CONF_TOP_P, CONF_MAX_TOKENS):
         if (value := options.get(key)) is not None:
             request[key] = value
+    if extra := _extra_body(stage):
+        request["extra_body"] = extra
+    return _fields(stage).fitted(request)
+
+
+def _extra_body(stage: Stage) -> dict[str, Any]:
+    """Return the fields beyond the OpenAI API: thinking's, under the user's own."""
+    options = stage.options
     thinking = thinking_fields(
         options.get(CONF_THINKING, THINKING_DEFAULT),
         stage.entry.runtime_data.server_kind,
     )
-    if extra := with_extra_body(thinking, options.get(CONF_EXTRA_BODY) or {}):
-        request["extra_body"] = extra
-    return _fields(stage).fitted(request)
+    return with_extra_body(thinking, options.get(CONF_EXTRA_BODY) or {})
 
 
 def _fields(stage: Stage) -> Capabilities:
@@ -412,7 +418,9 @@ async def _async_summarize(
                     # It joins every later request's prompt, and may be
                     # remembered for days: a model that runs on is cut short.
                     "max_tokens": SUMMARY_MAX_TOKENS,
-                    "extra_body": options.get(CONF_EXTRA_BODY),
+                    # Thinking as the agent's turns do: a model left to think
+                    # may spend the whole limit on it, and summarize nothing.
+                    "extra_body": _extra_body(stage) or None,
                 }
             )
         )

@@ -57,6 +57,17 @@ _NAMED_FIELD: Final = re.compile(
     rf"(?:['\"`]|argument supplied: )({'|'.join(REFUSABLE_FIELDS)})\b"
 )
 _MAX_MESSAGE: Final = 1000
+# Refusals of thinking that name no field: Ollama's for a level asked of a
+# model that cannot think, OpenRouter's for "off" asked of one that must.
+_THINKING_REFUSED: Final = re.compile(
+    r"(does not support thinking)|(reasoning is mandatory)", re.IGNORECASE
+)
+# Refusals that say the model is not one to chat with: OpenAI's for a speech,
+# image or embedding model, Ollama's for an embedding model.
+_NOT_CHAT: Final = re.compile(
+    r"not a chat model|does not support (?:chat|generate)|embedding",
+    re.IGNORECASE,
+)
 
 type ToolCallStyle = Literal["native", "text"]
 type LimitField = Literal["max_tokens", "max_completion_tokens"]
@@ -82,8 +93,8 @@ class Capabilities:
     """The field the server takes an answer's token limit in."""
     sampling: bool = True
     """The server takes a temperature and a top_p of the agent's."""
-    thinking: bool = True
-    """The server takes the fields that say how much the model thinks."""
+    thinking_refused: tuple[str, ...] = ()
+    """The fields of the thinking option that the server refused."""
 
     @property
     def text_tools(self) -> bool:
@@ -103,10 +114,7 @@ class Capabilities:
         fitted = dict(request)
         if self.limit_field != "max_tokens" and "max_tokens" in fitted:
             fitted[self.limit_field] = fitted.pop("max_tokens")
-        refused = [
-            *(() if self.sampling else SAMPLING_FIELDS),
-            *(() if self.thinking else THINKING_FIELDS),
-        ]
+        refused = [*(() if self.sampling else SAMPLING_FIELDS), *self.thinking_refused]
         for name in refused:
             fitted.pop(name, None)
         if refused and isinstance(extra := fitted.get("extra_body"), Mapping):
@@ -127,8 +135,8 @@ class Capabilities:
             return replace(self, limit_field="max_completion_tokens")
         if field in SAMPLING_FIELDS and self.sampling:
             return replace(self, sampling=False)
-        if field in THINKING_FIELDS and self.thinking:
-            return replace(self, thinking=False)
+        if field in THINKING_FIELDS and field not in self.thinking_refused:
+            return replace(self, thinking_refused=(*self.thinking_refused, field))
         return None
 
 
@@ -136,8 +144,12 @@ def refused_field(err: openai.BadRequestError) -> str | None:
     """Return the request field a refusal names, of those a server may refuse."""
     if err.param in REFUSABLE_FIELDS:
         return err.param
-    found = _NAMED_FIELD.search(str(err.message)[:_MAX_MESSAGE])
-    return found.group(1) if found else None
+    message = str(err.message)[:_MAX_MESSAGE]
+    if found := _NAMED_FIELD.search(message):
+        return found.group(1)
+    if found := _THINKING_REFUSED.search(message):
+        return "reasoning_effort" if found.group(1) else "reasoning"
+    return None
 
 
 async def async_probe(
@@ -163,6 +175,17 @@ async def async_probe(
     )
 
 
+async def async_chats(client: openai.AsyncOpenAI, model: str) -> bool | None:
+    """Tell whether the model chats, with the probe's first tiny request.
+
+    What the add-server step asks before it saves the model. One more
+    request only where streaming failed; the rest of the probe runs at setup.
+    """
+    probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
+    streaming, _, fields = await _async_probe_streaming(probe, model)
+    return True if streaming else await _async_probe_chat(probe, model, fields)
+
+
 def _ask(prompt: str) -> list[Any]:
     """Return the messages of a probe."""
     return [{"role": "user", "content": prompt}]
@@ -185,7 +208,14 @@ async def _async_verdict[T](
             return None, None
         LOGGER.debug("%s %s: %s", model, refusal, describe(err))
         return False, None
-    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+    except (
+        openai.OpenAIError,
+        httpx.HTTPError,
+        ValueError,
+        AttributeError,
+        TypeError,
+    ) as err:
+        # AttributeError, TypeError: a web page where JSON was due.
         LOGGER.debug("%s probe of %s failed: %s", probe_name, model, describe(err))
         return None, None
     return True, answer
@@ -225,6 +255,7 @@ async def _async_probe_chat(
     Asked only when streaming failed. OpenAI answers 404 for a speech, image
     or embedding model ("This is not a chat model"), Ollama 400 for an
     embedding model or 404 for a model it does not have: no chat either way.
+    Any other refusal leaves it open, so that no chat model is turned away.
     """
     try:
         await probe.chat.completions.create(
@@ -236,13 +267,15 @@ async def _async_probe_chat(
                 }
             )
         )
-    except (openai.BadRequestError, openai.NotFoundError) as err:
-        if isinstance(err, openai.BadRequestError) and refused_field(err):
-            LOGGER.debug("Chat probe of %s failed: %s", model, describe(err))
-            return None
-        LOGGER.debug("%s does not chat: %s", model, describe(err))
-        return False
-    except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:
+    except openai.APIStatusError as err:
+        text = str(err.message)[:_MAX_MESSAGE]
+        if isinstance(err, openai.NotFoundError) or _NOT_CHAT.search(text):
+            LOGGER.debug("%s does not chat: %s", model, describe(err))
+            return False
+        # Any other refusal proves nothing: the model is given the benefit.
+        LOGGER.debug("Chat probe of %s failed: %s", model, describe(err))
+        return None
+    except (openai.OpenAIError, httpx.HTTPError, ValueError, AttributeError) as err:
         LOGGER.debug("Chat probe of %s failed: %s", model, describe(err))
         return None
     return True

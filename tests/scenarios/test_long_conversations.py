@@ -18,6 +18,7 @@ from custom_components.chatterbox.const import (
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_THINKING,
 )
 from custom_components.chatterbox.prompts import RECORD_NOTE
 from tests.helpers.common import (
@@ -138,6 +139,27 @@ async def test_the_summary_reaches_the_model(
         in last["messages"][0]["content"]
     )
     assert "Weather in City 0?" not in json.dumps(last["messages"])
+
+
+async def test_a_summary_thinks_as_little_as_the_turns(
+    hass: HomeAssistant, server: LLMServer, loaded_entry: MockConfigEntry
+) -> None:
+    """The user turned thinking off: summaries ask for none either.
+
+    A thinking model left to its default may spend a summary's 400 tokens
+    thinking, and summarize nothing.
+    """
+    subentry = loaded_entry.subentries[AGENT_ID]
+    hass.config_entries.async_update_subentry(
+        loaded_entry, subentry, data={**subentry.data, CONF_THINKING: "off"}
+    )
+    await hass.async_block_till_done()
+
+    await talk(hass, server, 20)
+
+    summaries = [body for body in server.chat_requests if is_summary_request(body)]
+    assert summaries
+    assert {body["reasoning_effort"] for body in server.chat_requests} == {"none"}
 
 
 def _why_the_prefix_broke(before: dict[str, Any], after: dict[str, Any]) -> str:

@@ -111,6 +111,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ChatterboxConfigEntry) -
         context_windows=reported.windows,
         model_sizes=reported.sizes,
         server_kind=reported.kind,
+        thinks=reported.thinks,
     )
     entry.async_on_unload(async_use_skills(hass, entry.entry_id))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)

@@ -38,6 +38,7 @@ async def async_get_config_entry_diagnostics(
             "models": runtime.models,
             "context_windows": runtime.context_windows,
             "model_sizes": runtime.model_sizes,
+            "thinks": runtime.thinks,
         },
         "agents": _agents(entry),
         "capabilities": {

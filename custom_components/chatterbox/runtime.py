@@ -36,6 +36,8 @@ class ChatterboxRuntime:
     model_sizes: dict[str, int] = field(default_factory=dict)
     """The parameter count the server reports per model, where it reports one."""
     server_kind: ServerKind | None = None
+    thinks: dict[str, bool] = field(default_factory=dict)
+    """Whether a model thinks before it answers, where the server says (Ollama)."""
     capabilities: dict[str, Capabilities] = field(default_factory=dict)
     """The probe's verdicts per model of an agent, once it has run."""
     recent_turns: deque[dict[str, Any]] = field(

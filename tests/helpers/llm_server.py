@@ -540,6 +540,15 @@ class LLMServer:
                 400,
                 openai_error(f'"{model}" does not support chat'),
             ),
+            # Ollama's answer for a thinking level asked of a model that
+            # does not think.
+            (
+                body.get("reasoning_effort") not in (None, "none")
+                and model in (self.ollama or {})
+                and "thinking" not in (self.ollama or {})[model]["capabilities"],
+                400,
+                openai_error(f'"{model}" does not support thinking'),
+            ),
             # Ollama's answer for a model it does not have.
             (
                 self.abilities.strict_models and model not in self.models,
@@ -730,6 +739,7 @@ def ollama_show(
     context_length: int = 32768,
     parameter_count: int | None = None,
     parameter_size: str | None = None,
+    thinking: bool = False,
 ) -> dict[str, Any]:
     """Return Ollama's POST /api/show answer for a model, in its real shape.
 
@@ -751,7 +761,7 @@ def ollama_show(
         "template": "{{ .Prompt }}",
         "details": details,
         "model_info": info,
-        "capabilities": ["completion", "tools"],
+        "capabilities": ["completion", "tools", *(["thinking"] if thinking else [])],
     }
 
 

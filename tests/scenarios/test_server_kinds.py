@@ -55,7 +55,9 @@ def _ollama(server: LLMServer) -> None:
     """Ollama: qwen3 with a num_ctx of 16384 in its Modelfile, and an embedder."""
     server.api_key = None
     server.models = ["qwen3:8b", "nomic-embed-text:latest"]
-    server.ollama = {"qwen3:8b": ollama_show("num_ctx 16384", parameter_size="8.2B")}
+    server.ollama = {
+        "qwen3:8b": ollama_show("num_ctx 16384", parameter_size="8.2B", thinking=True)
+    }
     server.abilities = Abilities(reasoning=True, strict_models=True)
 
 
@@ -145,9 +147,9 @@ KINDS = {
 
 
 async def _add_server(
-    hass: HomeAssistant, server: LLMServer, kind: Kind
+    hass: HomeAssistant, server: LLMServer, model: str, offered: list[str]
 ) -> ChatterboxConfigEntry:
-    """Add the server as the user does, pick the kind's model, wait for the probe."""
+    """Add the server as the user does, pick the model, wait for the probe."""
     result = await hass.config_entries.flow.async_init(
         DOMAIN, context={"source": config_entries.SOURCE_USER}
     )
@@ -155,9 +157,9 @@ async def _add_server(
         result["flow_id"], {CONF_URL: server.url, CONF_API_KEY: server.api_key or ""}
     )
     assert result["step_id"] == "model"
-    assert result["data_schema"].schema[CONF_MODEL].config["options"] == kind.offered
+    assert result["data_schema"].schema[CONF_MODEL].config["options"] == offered
     result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_MODEL: kind.model}
+        result["flow_id"], {CONF_MODEL: model}
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
     entry: ChatterboxConfigEntry = result["result"]
@@ -183,7 +185,7 @@ async def test_from_adding_the_server_to_a_first_answer(
     kind = KINDS[name]
     kind.prepare(llm_server)
 
-    entry = await _add_server(hass, llm_server, kind)
+    entry = await _add_server(hass, llm_server, kind.model, kind.offered)
 
     runtime = entry.runtime_data
     (agent,) = entry.subentries.values()
@@ -221,3 +223,36 @@ async def test_from_adding_the_server_to_a_first_answer(
         assert "reasoning_effort" not in answered
         verdict = entry.runtime_data.capabilities[kind.model]
         assert verdict.thinking_refused == ("reasoning_effort",)
+
+
+async def test_an_ollama_model_that_does_not_think_is_asked_nothing_of_it(
+    hass: HomeAssistant, llm_server: LLMServer
+) -> None:
+    """Ollama says llama3.2 does not think: a level set for it is not sent.
+
+    Ollama would refuse it ("does not support thinking"); the turn goes out
+    as if the option were the server's default, and is answered at once.
+    """
+    llm_server.api_key = None
+    llm_server.models = ["llama3.2:3b"]
+    llm_server.ollama = {"llama3.2:3b": ollama_show(parameter_size="3.2B")}
+    entry = await _add_server(hass, llm_server, "llama3.2:3b", ["llama3.2:3b"])
+    (agent,) = entry.subentries.values()
+    assert entry.runtime_data.server_kind is ServerKind.OLLAMA
+    assert entry.runtime_data.thinks == {"llama3.2:3b": False}
+
+    hass.config_entries.async_update_subentry(
+        entry, agent, data={**agent.data, CONF_THINKING: "low"}
+    )
+    await hass.async_block_till_done(wait_background_tasks=True)
+    llm_server.reply(Text("Hi there."))
+    agent_id = er.async_get(hass).async_get_entity_id(
+        "conversation", DOMAIN, agent.subentry_id
+    )
+    result = await conversation.async_converse(
+        hass, "hello", None, Context(), agent_id=agent_id, language="en"
+    )
+
+    assert result.response.speech["plain"]["speech"] == "Hi there."
+    (turn,) = llm_server.chat_requests
+    assert "reasoning_effort" not in turn

@@ -213,12 +213,17 @@ def _settings(stage: Stage) -> dict[str, Any]:
 
 
 def _extra_body(stage: Stage) -> dict[str, Any]:
-    """Return the fields beyond the OpenAI API: thinking's, under the user's own."""
+    """Return the fields beyond the OpenAI API: thinking's, under the user's own.
+
+    A model its server says does not think (Ollama tells) is asked nothing of
+    it: Ollama refuses a level for such a model.
+    """
     options = stage.options
-    thinking = thinking_fields(
-        options.get(CONF_THINKING, THINKING_DEFAULT),
-        stage.entry.runtime_data.server_kind,
-    )
+    runtime = stage.entry.runtime_data
+    level = options.get(CONF_THINKING, THINKING_DEFAULT)
+    if runtime.thinks.get(options[CONF_MODEL]) is False:
+        level = THINKING_DEFAULT
+    thinking = thinking_fields(level, runtime.server_kind)
     return with_extra_body(thinking, options.get(CONF_EXTRA_BODY) or {})
 
 

@@ -164,6 +164,8 @@ class Reported:
     """The context window the server gives each model."""
     sizes: dict[str, int] = field(default_factory=dict)
     """Each model's parameter count."""
+    thinks: dict[str, bool] = field(default_factory=dict)
+    """Whether each model thinks before it answers, where the server says."""
 
 
 async def async_reported(
@@ -174,8 +176,9 @@ async def async_reported(
     vLLM and OpenRouter list the windows with the models, and no sizes.
     llama.cpp lists each model's size in its meta, serves one model and tells
     its n_ctx at /props.
-    Ollama tells both per model, so only the agents' models are asked. A probe
-    that fails leaves the model out: the agent's option or the default applies.
+    Ollama tells both per model, and whether it thinks, so only the agents'
+    models are asked. A probe that fails leaves the model out: the agent's
+    option or the default applies.
     """
     sizes = {model: of.parameters for model, of in listed.items() if of.parameters}
     if windows := {model: of.window for model, of in listed.items() if of.window}:
@@ -185,6 +188,7 @@ async def async_reported(
         return Reported(ServerKind.LLAMA_CPP, dict.fromkeys(listed, n_ctx), sizes)
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
     root = _server_root(client)
+    thinks: dict[str, bool] = {}
     for model in sorted(agent_models):
         shown = await _async_answer_or_none(
             probe.post(f"{root}/api/show", body={"model": model}, cast_to=object),
@@ -197,7 +201,9 @@ async def async_reported(
         windows[model] = await _async_ollama_window(probe, root, model, shown)
         if parameters := _ollama_parameters(shown):
             sizes[model] = parameters
-    return Reported(ServerKind.OLLAMA if windows else None, windows, sizes)
+        if isinstance(abilities := shown.get("capabilities"), list):
+            thinks[model] = "thinking" in abilities
+    return Reported(ServerKind.OLLAMA if windows else None, windows, sizes, thinks)
 
 
 async def async_ollama_keep_alive(

@@ -27,9 +27,17 @@ from tests.helpers.common import (
     ask,
     assert_every_tool_call_answered,
     is_summary_request,
+    set_up,
     traced,
 )
-from tests.helpers.llm_server import Call, Error, LLMServer, Text, ToolCalls
+from tests.helpers.llm_server import (
+    Abilities,
+    Call,
+    Error,
+    LLMServer,
+    Text,
+    ToolCalls,
+)
 from tests.helpers.tools import FakeAPI, FakeTool
 
 WINDOW = 3000
@@ -160,6 +168,29 @@ async def test_a_summary_thinks_as_little_as_the_turns(
     summaries = [body for body in server.chat_requests if is_summary_request(body)]
     assert summaries
     assert {body["reasoning_effort"] for body in server.chat_requests} == {"none"}
+
+
+async def test_a_reasoning_model_summarizes_in_the_fields_it_takes(
+    hass: HomeAssistant, server: LLMServer, config_entry: MockConfigEntry
+) -> None:
+    """OpenAI's reasoning models refuse max_tokens: summaries ask as turns do.
+
+    Without it, every summary would be refused, and long conversations only
+    trimmed, quietly.
+    """
+    server.abilities = Abilities(reasoning_model=True)
+    await set_up(hass, config_entry)
+
+    await talk(hass, server, 20)
+
+    summaries = [body for body in server.chat_requests if is_summary_request(body)]
+    assert summaries
+    assert all(
+        "max_tokens" not in body and body["max_completion_tokens"] == 400
+        for body in summaries
+    )
+    last = main_requests(server)[-1]
+    assert SUMMARY in last["messages"][0]["content"]
 
 
 def _why_the_prefix_broke(before: dict[str, Any], after: dict[str, Any]) -> str:

@@ -33,7 +33,7 @@ from custom_components.chatterbox.const import (
     SECTION_ADVANCED,
     SUBENTRY_CONVERSATION,
 )
-from tests.helpers.common import AGENT_ID, MODELS
+from tests.helpers.common import AGENT_ID, MODELS, set_up
 from tests.helpers.llm_server import Error, LLMServer, openai_error
 
 
@@ -283,7 +283,7 @@ async def test_an_extra_body_that_cannot_work_is_refused(
 
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {"base": error}
-    assert result["description_placeholders"] == placeholders
+    assert result["description_placeholders"] == placeholders | {"window": "8192"}
     schema = result["data_schema"].schema
     name = next(key for key in schema if key == CONF_NAME)
     assert name.description == {"suggested_value": "Bedroom"}
@@ -512,3 +512,45 @@ async def test_thinking_is_chosen_per_agent_and_per_ai_task(
         context={"source": config_entries.SOURCE_USER},
     )
     assert CONF_THINKING in {str(key) for key in result["data_schema"].schema}
+
+
+@pytest.mark.parametrize(
+    ("props", "agent_window", "shown"),
+    [
+        # OpenAI and most cloud services report none: the form says 8192.
+        (None, None, "8192"),
+        # llama.cpp's n_ctx.
+        ({"n_ctx": 32768}, None, "32768"),
+        # The user's own setting.
+        ({"n_ctx": 32768}, 128000, "128000"),
+    ],
+)
+async def test_the_form_shows_the_context_window_the_model_gets(
+    hass: HomeAssistant,
+    config_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    props: dict[str, int] | None,
+    agent_window: int | None,
+    shown: str,
+) -> None:
+    """The agent's form says how many tokens its model reads, and where to set it."""
+    llm_server.props = props
+    await set_up(hass, config_entry)
+    if agent_window is not None:
+        agent = config_entry.subentries[AGENT_ID]
+        hass.config_entries.async_update_subentry(
+            config_entry, agent, data={**agent.data, CONF_CONTEXT_WINDOW: agent_window}
+        )
+        await hass.async_block_till_done(wait_background_tasks=True)
+
+    result = await config_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    assert result["description_placeholders"] == {"window": shown}
+
+    result = await hass.config_entries.subentries.async_init(
+        (config_entry.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    # A new agent is shown its first listed model's.
+    assert result["description_placeholders"] == {
+        "window": "8192" if props is None else "32768"
+    }

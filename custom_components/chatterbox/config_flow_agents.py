@@ -236,8 +236,19 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 self._suggested_values(user_input),
             ),
             errors=errors,
-            description_placeholders=placeholders,
+            description_placeholders=placeholders | {"window": self._window(entry)},
         )
+
+    def _window(self, entry: ChatterboxConfigEntry) -> str:
+        """Return the context window the agent's model gets now, for the form.
+
+        A cloud service reports none, and the user should see the 8192 that
+        then applies; a new agent is shown its first listed model's.
+        """
+        runtime = entry.runtime_data
+        model = self.options.get(CONF_MODEL) or next(iter(runtime.models), "")
+        tokens, _ = runtime.context_window({**self.options, CONF_MODEL: model})
+        return str(tokens)
 
     def _suggested_values(self, user_input: dict[str, Any] | None) -> dict[str, Any]:
         """Return the settings to show: what was entered, else the current ones."""

@@ -17,10 +17,13 @@ async def test_setup_lists_models_and_unloads(
     assert loaded_entry.state is ConfigEntryState.LOADED
     assert loaded_entry.runtime_data.models == list(MODELS)
     # No context size listed with the models: llama.cpp's /props is asked,
-    # then Ollama's details of the agent's model.
+    # then LM Studio's and LiteLLM's model lists, then Ollama's details of the
+    # agent's model.
     assert [r.path for r in llm_server.requests] == [
         "/v1/models",
         "/props",
+        "/api/v0/models",
+        "/v1/model/info",
         "/api/show",
     ]
     assert loaded_entry.runtime_data.context_windows == {}

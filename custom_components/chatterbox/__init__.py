@@ -40,6 +40,7 @@ from .server.client import (
     ServerKind,
     async_create_client,
     async_list_model_details,
+    async_lm_studio_windows,
     async_ollama_keep_alive,
     async_reported,
     classify,
@@ -146,6 +147,11 @@ async def _async_probe_agents(
             runtime.client, model, runtime.context_windows.get(model)
         )
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
+    if runtime.server_kind is ServerKind.LM_STUDIO:
+        # The probe loaded the models: LM Studio now tells their windows.
+        runtime.context_windows.update(
+            await async_lm_studio_windows(runtime.client) or {}
+        )
     for agent in agents:
         model = agent.data[CONF_MODEL]
         verdict = runtime.capabilities[model]

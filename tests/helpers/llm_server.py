@@ -36,6 +36,8 @@ OLLAMA_SHOW_PATH = "/api/show"
 OLLAMA_PS_PATH = "/api/ps"
 OLLAMA_PATHS = (OLLAMA_SHOW_PATH, OLLAMA_PS_PATH, "/api/generate")
 CHAT_PATH = "/v1/chat/completions"
+LM_STUDIO_MODELS_PATH = "/api/v0/models"
+LITELLM_INFO_PATH = "/v1/model/info"
 
 # The SDK ignores a zero Retry-After and falls back to its own backoff of half a
 # second and more, so a millisecond is the shortest wait it honours.
@@ -305,6 +307,12 @@ class LLMServer:
         self.ollama: dict[str, Any] | None = None
         self.ollama_running: list[dict[str, Any]] | None = []
         self.ollama_generate_status = 200  # the status of POST /api/generate
+        # LM Studio's GET /api/v0/models entries, and LiteLLM's GET
+        # /v1/model/info entries; None answers 404, as other servers do.
+        self.lm_studio: list[dict[str, Any]] | None = None
+        self.litellm: list[dict[str, Any]] | None = None
+        # The context LM Studio loads a model with on its first chat request.
+        self.lm_studio_load_context = 4096
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -450,7 +458,12 @@ class LLMServer:
             body = openai_error("Incorrect API key provided.", code="invalid_api_key")
             return web.json_response(body, status=401)
         route = (recorded.method, recorded.path)
-        if route[1] in (PROPS_PATH, *OLLAMA_PATHS):
+        if route[1] in (
+            PROPS_PATH,
+            *OLLAMA_PATHS,
+            LM_STUDIO_MODELS_PATH,
+            LITELLM_INFO_PATH,
+        ):
             return self._native(route, recorded.json)
         if route == ("GET", MODELS_PATH):
             return (
@@ -462,11 +475,20 @@ class LLMServer:
 
     def _chat_reply(self, body: Any) -> ChatReply | None:
         """Return the reply to a chat request: by abilities, responder or queue."""
+        self._load_on_demand(body)
         if reply := self._by_abilities(body):
             return reply
         if self.responder is not None and (reply := self.responder(body)):
             return reply
         return self._chat_replies.popleft() if self._chat_replies else None
+
+    def _load_on_demand(self, body: Any) -> None:
+        """Load the model a chat request names, as LM Studio does on demand."""
+        model = body.get("model") if isinstance(body, dict) else None
+        for entry in self.lm_studio or ():
+            if entry.get("id") == model and entry.get("state") != "loaded":
+                entry["state"] = "loaded"
+                entry["loaded_context_length"] = self.lm_studio_load_context
 
     def _by_abilities(self, body: Any) -> ChatReply | None:
         """Refuse what the model cannot do, as its server would; answer probes."""
@@ -594,11 +616,21 @@ class LLMServer:
         return Text("OK", reasoning="Fine." if self.abilities.reasoning else None)
 
     def _native(self, route: tuple[str, str], body: Any) -> web.Response:
-        """Answer llama.cpp's or Ollama's own API, or 404 when not that server."""
+        """Answer a server's own API (llama.cpp, Ollama, LM Studio, LiteLLM).
+
+        404 when the server is not that one.
+        """
         model = body.get("model") if isinstance(body, dict) else None
+        listings = {
+            PROPS_PATH: self.props,
+            LM_STUDIO_MODELS_PATH: None
+            if self.lm_studio is None
+            else {"data": self.lm_studio},
+            LITELLM_INFO_PATH: None if self.litellm is None else {"data": self.litellm},
+        }
+        if route[0] == "GET" and listings.get(route[1]) is not None:
+            return web.json_response(listings[route[1]])
         match route:
-            case ("GET", "/props") if self.props is not None:
-                return web.json_response(self.props)
             case ("POST", "/api/show") if self.ollama and model in self.ollama:
                 return web.json_response(self.ollama[model])
             case ("GET", "/api/ps") if (

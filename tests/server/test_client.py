@@ -117,6 +117,50 @@ async def test_llama_cpp_reports_its_context_size(
     assert config_entry.runtime_data.context_windows == dict.fromkeys(MODELS, 2048)
 
 
+async def test_lm_studio_tells_the_window_it_loaded_the_model_with(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """LM Studio loads a model on demand, with a context of its own choosing.
+
+    Its list tells that context only for a loaded model (its
+    max_context_length is the model's ceiling): at setup nothing is loaded,
+    and once the probe has loaded the agent's model, its window is read.
+    """
+    llm_server.lm_studio = [
+        {
+            "id": MODELS[0],
+            "type": "llm",
+            "state": "not-loaded",
+            "max_context_length": 131072,
+        },
+        {"id": "text-embedding-nomic", "type": "embeddings", "state": "not-loaded"},
+    ]
+    llm_server.lm_studio_load_context = 16384
+
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    assert config_entry.runtime_data.server_kind == "lm_studio"
+    assert config_entry.runtime_data.context_windows == {}
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: 16384}
+
+
+async def test_litellm_tells_each_models_input_limit(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """LiteLLM's /model/info knows the window of each model it routes to."""
+    llm_server.litellm = [
+        {"model_name": MODELS[0], "model_info": {"max_input_tokens": 128000}},
+        {"model_name": MODELS[1], "model_info": {"max_input_tokens": None}},
+        {"model_name": "odd", "model_info": "unknown"},
+    ]
+
+    await set_up(hass, config_entry)
+
+    assert config_entry.runtime_data.server_kind == "litellm"
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: 128000}
+
+
 @pytest.mark.parametrize(
     "props", [{"n_ctx": "big", "default_generation_settings": None}, ["n_ctx"]]
 )

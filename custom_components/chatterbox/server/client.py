@@ -105,6 +105,8 @@ class ServerKind(StrEnum):
     LLAMA_CPP = "llama.cpp"
     OLLAMA = "ollama"
     OPENROUTER = "openrouter"
+    LM_STUDIO = "lm_studio"
+    LITELLM = "litellm"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +188,10 @@ async def async_reported(
         return Reported(kind, windows, sizes)
     if n_ctx := await async_server_context_window(client):
         return Reported(ServerKind.LLAMA_CPP, dict.fromkeys(listed, n_ctx), sizes)
+    if (loaded := await async_lm_studio_windows(client)) is not None:
+        return Reported(ServerKind.LM_STUDIO, loaded, sizes)
+    if (limits := await _async_litellm_windows(client)) is not None:
+        return Reported(ServerKind.LITELLM, limits, sizes)
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
     root = _server_root(client)
     thinks: dict[str, bool] = {}
@@ -204,6 +210,55 @@ async def async_reported(
         if isinstance(abilities := shown.get("capabilities"), list):
             thinks[model] = "thinking" in abilities
     return Reported(ServerKind.OLLAMA if windows else None, windows, sizes, thinks)
+
+
+async def async_lm_studio_windows(client: openai.AsyncOpenAI) -> dict[str, int] | None:
+    """Return the context LM Studio loaded each loaded model with; None elsewhere.
+
+    Its own model list (/api/v0/models) tells the window of a loaded model
+    only: a model it loads on demand gets LM Studio's default, which its
+    max_context_length (the model's ceiling) would overstate. So it is asked
+    again once the probe has loaded the agents' models.
+    """
+    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
+    url = _server_root(client) + "/api/v0/models"
+    listed = await _async_answer_or_none(
+        probe.get(url, cast_to=object), "LM Studio model list", url
+    )
+    models = listed.get("data") if isinstance(listed, dict) else None
+    if not isinstance(models, list):
+        return None
+    return {
+        model["id"]: window
+        for model in models
+        if isinstance(model, dict)
+        and isinstance(model.get("id"), str)
+        and (window := _positive_int(model.get("loaded_context_length")))
+    }
+
+
+async def _async_litellm_windows(client: openai.AsyncOpenAI) -> dict[str, int] | None:
+    """Return the input limit LiteLLM knows of each model; None from other servers.
+
+    LiteLLM's proxy tells, at /model/info beside its OpenAI routes, what it
+    knows of each model it routes to: max_input_tokens among it.
+    """
+    probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
+    url = str(client.base_url).rstrip("/") + "/model/info"
+    info = await _async_answer_or_none(
+        probe.get(url, cast_to=object), "LiteLLM model info", url
+    )
+    models = info.get("data") if isinstance(info, dict) else None
+    if not isinstance(models, list):
+        return None
+    return {
+        model["model_name"]: window
+        for model in models
+        if isinstance(model, dict)
+        and isinstance(model.get("model_name"), str)
+        and isinstance(details := model.get("model_info"), dict)
+        and (window := _positive_int(details.get("max_input_tokens")))
+    }
 
 
 async def async_ollama_keep_alive(

@@ -20,11 +20,13 @@ from homeassistant.helpers.typing import ConfigType
 
 from .const import (
     CONF_KEEP_ALIVE,
+    CONF_THINKING,
     DOMAIN,
     KEEP_ALIVE_OFF,
     LOGGER,
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
+    THINKING_DEFAULT,
 )
 from .context.memory import async_get_memory_store
 from .coordinator import ChatterboxCoordinator
@@ -47,6 +49,7 @@ from .server.client import (
     describe,
     without_credentials,
 )
+from .server.thinking import fields_for
 from .services import async_setup_services
 from .skills.registry import async_use_skills
 
@@ -143,8 +146,17 @@ async def _async_probe_agents(
         if subentry.subentry_type in (SUBENTRY_CONVERSATION, SUBENTRY_AI_TASK)
     ]
     for model in sorted({agent.data[CONF_MODEL] for agent in agents}):
+        thinking = fields_for(
+            (
+                agent.data.get(CONF_THINKING, THINKING_DEFAULT)
+                for agent in agents
+                if agent.data[CONF_MODEL] == model
+            ),
+            runtime.server_kind,
+            thinks=runtime.thinks.get(model),
+        )
         runtime.capabilities[model] = await async_probe(
-            runtime.client, model, runtime.context_windows.get(model)
+            runtime.client, model, runtime.context_windows.get(model), thinking
         )
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
     if runtime.server_kind is ServerKind.LM_STUDIO:

@@ -6,6 +6,7 @@ import pytest
 
 from custom_components.chatterbox.server.client import ServerKind
 from custom_components.chatterbox.server.thinking import (
+    fields_for,
     thinking_fields,
     with_extra_body,
 )
@@ -73,3 +74,12 @@ def test_the_extra_body_is_the_users_last_word() -> None:
         "reasoning_effort": "none"
     }
     assert with_extra_body({}, {}) == {}
+
+
+def test_a_model_gets_the_first_level_set_unless_it_does_not_think() -> None:
+    """The probe asks as the model's agents do; Ollama's non-thinkers, nothing."""
+    assert fields_for(("default", "off", "high"), ServerKind.OLLAMA, thinks=True) == {
+        "reasoning_effort": "none"
+    }
+    assert fields_for(("default",), ServerKind.OLLAMA, thinks=None) == {}
+    assert fields_for(("low",), ServerKind.OLLAMA, thinks=False) == {}

@@ -43,7 +43,7 @@ from ..context.summary import summary_request
 from ..prompts import FINAL_NOTE, SCHEMA_NOTE, SPEECH_INSTRUCTIONS, WRAP_UP_NOTE
 from ..server.capabilities import Capabilities
 from ..server.client import describe
-from ..server.thinking import thinking_fields, with_extra_body
+from ..server.thinking import fields_for, with_extra_body
 from ..tools.guard import refused_repeats
 from ..wire.json import sendable
 from ..wire.messages import content_to_messages, with_text_tool_calls
@@ -213,17 +213,14 @@ def _settings(stage: Stage) -> dict[str, Any]:
 
 
 def _extra_body(stage: Stage) -> dict[str, Any]:
-    """Return the fields beyond the OpenAI API: thinking's, under the user's own.
-
-    A model its server says does not think (Ollama tells) is asked nothing of
-    it: Ollama refuses a level for such a model.
-    """
+    """Return the fields beyond the OpenAI API: thinking's, under the user's own."""
     options = stage.options
     runtime = stage.entry.runtime_data
-    level = options.get(CONF_THINKING, THINKING_DEFAULT)
-    if runtime.thinks.get(options[CONF_MODEL]) is False:
-        level = THINKING_DEFAULT
-    thinking = thinking_fields(level, runtime.server_kind)
+    thinking = fields_for(
+        (options.get(CONF_THINKING, THINKING_DEFAULT),),
+        runtime.server_kind,
+        thinks=runtime.thinks.get(options[CONF_MODEL]),
+    )
     return with_extra_body(thinking, options.get(CONF_EXTRA_BODY) or {})
 
 

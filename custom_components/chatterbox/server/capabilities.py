@@ -153,11 +153,20 @@ def refused_field(err: openai.BadRequestError) -> str | None:
 
 
 async def async_probe(
-    client: openai.AsyncOpenAI, model: str, context_window: int | None
+    client: openai.AsyncOpenAI,
+    model: str,
+    context_window: int | None,
+    thinking: Mapping[str, Any] | None = None,
 ) -> Capabilities:
-    """Ask the server three tiny questions about the model."""
+    """Ask the server three tiny questions about the model.
+
+    The first carries the thinking fields an agent of the model asks for, so
+    that a server that refuses them is known before the first turn.
+    """
     probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
-    streaming, reasoning, fields = await _async_probe_streaming(probe, model)
+    streaming, reasoning, fields = await _async_probe_streaming(
+        probe, model, thinking or {}
+    )
     chat = True if streaming else await _async_probe_chat(probe, model, fields)
     if chat is False:
         # Nothing else to learn of a model that does not chat.
@@ -182,7 +191,7 @@ async def async_chats(client: openai.AsyncOpenAI, model: str) -> bool | None:
     request only where streaming failed; the rest of the probe runs at setup.
     """
     probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
-    streaming, _, fields = await _async_probe_streaming(probe, model)
+    streaming, _, fields = await _async_probe_streaming(probe, model, {})
     return True if streaming else await _async_probe_chat(probe, model, fields)
 
 
@@ -222,7 +231,7 @@ async def _async_verdict[T](
 
 
 async def _async_probe_streaming(
-    probe: openai.AsyncOpenAI, model: str
+    probe: openai.AsyncOpenAI, model: str, thinking: Mapping[str, Any]
 ) -> tuple[bool | None, bool, Capabilities]:
     """Return whether the server streams, whether the model reasons, its fields.
 
@@ -233,7 +242,7 @@ async def _async_probe_streaming(
     fields = Capabilities()
     while True:
         try:
-            chunks, reasoning = await _async_read_stream(probe, model, fields)
+            chunks, reasoning = await _async_read_stream(probe, model, fields, thinking)
         except openai.BadRequestError as err:
             if (learned := fields.learned(err)) is not None:
                 LOGGER.debug("%s refuses a field: %s", model, describe(err))
@@ -282,7 +291,10 @@ async def _async_probe_chat(
 
 
 async def _async_read_stream(
-    probe: openai.AsyncOpenAI, model: str, fields: Capabilities
+    probe: openai.AsyncOpenAI,
+    model: str,
+    fields: Capabilities,
+    thinking: Mapping[str, Any],
 ) -> tuple[int, bool]:
     """Stream a short answer; return its chunk count and whether it reasons."""
     chunks = 0
@@ -295,6 +307,7 @@ async def _async_read_stream(
                 "max_tokens": PROBE_MAX_TOKENS,
                 "temperature": PROBE_TEMPERATURE,
                 "stream": True,
+                "extra_body": dict(thinking) or None,
             }
         )
     )

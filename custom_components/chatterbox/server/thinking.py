@@ -17,7 +17,7 @@ OpenAI API turns it off everywhere, so each kind of server gets its own:
 Pure: no I/O.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ..const import THINKING_DEFAULT, THINKING_OFF
@@ -46,6 +46,21 @@ def thinking_fields(level: str, kind: ServerKind | None) -> dict[str, Any]:
             return {"reasoning": {"enabled": False} if off else {"effort": level}}
         case _:
             return {"reasoning_effort": "none" if off else level}
+
+
+def fields_for(
+    levels: Iterable[str], kind: ServerKind | None, *, thinks: bool | None
+) -> dict[str, Any]:
+    """Return the thinking fields for a model: the first level set of those.
+
+    A turn gives its agent's level; the probe its model's agents' levels.
+    Nothing for a model its server says does not think (Ollama tells): Ollama
+    refuses a level for such a model.
+    """
+    if thinks is False:
+        return {}
+    level = next((level for level in levels if level != THINKING_DEFAULT), None)
+    return {} if level is None else thinking_fields(level, kind)
 
 
 def _template_switch(level: str) -> dict[str, Any]:

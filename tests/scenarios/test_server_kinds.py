@@ -5,8 +5,8 @@ speech and embedding models, no context window), Ollama (its /api/show),
 llama.cpp (its /props), vLLM and OpenRouter (windows in the model list). For
 each: the user adds the server and picks a model, the probe finds its fields,
 the user turns thinking off, and the first question is answered through
-Home Assistant in the fields that server reads. The probe's requests and the
-turn's fields are snapshotted per kind.
+Home Assistant in the fields that server reads. The probe's requests, the
+turn's fields and a summary's fields are snapshotted per kind.
 """
 
 from collections.abc import Callable
@@ -23,9 +23,15 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 
-from custom_components.chatterbox.const import CONF_THINKING, DOMAIN
+from custom_components.chatterbox.const import (
+    CONF_CONTEXT_WINDOW,
+    CONF_MAX_TOKENS,
+    CONF_THINKING,
+    DOMAIN,
+)
 from custom_components.chatterbox.runtime import ChatterboxConfigEntry
 from custom_components.chatterbox.server.client import ServerKind
+from tests.helpers.common import is_summary_request
 from tests.helpers.llm_server import Abilities, LLMServer, Text, ollama_show
 
 pytestmark = pytest.mark.usefixtures("ha_core")
@@ -225,6 +231,57 @@ async def test_from_adding_the_server_to_a_first_answer(
         )
         verdict = entry.runtime_data.capabilities[kind.model]
         assert verdict.thinking_refused == ("reasoning_effort",)
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+async def test_a_summary_goes_out_in_the_servers_own_fields(
+    hass: HomeAssistant,
+    llm_server: LLMServer,
+    snapshot: SnapshotAssertion,
+    name: str,
+) -> None:
+    """A long chat outgrows a small window: the summary asks as the turns do.
+
+    The token limit in the server's field, thinking off in the server's own,
+    no temperature where the model refuses one.
+    """
+    kind = KINDS[name]
+    kind.prepare(llm_server)
+    llm_server.responder = lambda body: (
+        Text("They talked about the garden.") if is_summary_request(body) else None
+    )
+    entry = await _add_server(hass, llm_server, kind.model, kind.offered)
+    (agent,) = entry.subentries.values()
+    # A chat-only agent with a small window, thinking off.
+    hass.config_entries.async_update_subentry(
+        entry,
+        agent,
+        data={
+            CONF_MODEL: kind.model,
+            CONF_CONTEXT_WINDOW: 2048,
+            CONF_MAX_TOKENS: 200,
+            CONF_THINKING: "off",
+        },
+    )
+    await hass.async_block_till_done(wait_background_tasks=True)
+    agent_id = er.async_get(hass).async_get_entity_id(
+        "conversation", DOMAIN, agent.subentry_id
+    )
+
+    for turn in range(12):
+        llm_server.reply(Text(f"Noted, part {turn}."))
+        await conversation.async_converse(
+            hass,
+            f"Part {turn} of my garden plan: " + "roses and tulips " * 40,
+            "garden",
+            Context(),
+            agent_id=agent_id,
+            language="en",
+        )
+
+    summaries = [body for body in llm_server.chat_requests if is_summary_request(body)]
+    assert summaries
+    assert _turn_fields(summaries[0]) == snapshot(name="summary")
 
 
 async def test_an_ollama_model_that_does_not_think_is_asked_nothing_of_it(

@@ -550,7 +550,25 @@ async def test_the_form_shows_the_context_window_the_model_gets(
         (config_entry.entry_id, SUBENTRY_CONVERSATION),
         context={"source": config_entries.SOURCE_USER},
     )
-    # A new agent is shown its first listed model's.
+    # A new agent has no model yet: it is shown what the server's models get.
     assert result["description_placeholders"] == {
         "window": "8192" if props is None else "32768"
     }
+
+
+async def test_a_new_agent_is_shown_the_range_of_the_servers_windows(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """Two models of different windows on vLLM: the form shows both ends."""
+    llm_server.model_fields = {
+        MODELS[0]: {"max_model_len": 40960},
+        MODELS[1]: {"max_model_len": 8192},
+    }
+    await set_up(hass, config_entry)
+
+    result = await hass.config_entries.subentries.async_init(
+        (config_entry.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": config_entries.SOURCE_USER},
+    )
+
+    assert result["description_placeholders"] == {"window": "8192 - 40960"}

@@ -16,16 +16,13 @@ async def test_setup_lists_models_and_unloads(
     """A reachable server loads; its models are kept; unloading works."""
     assert loaded_entry.state is ConfigEntryState.LOADED
     assert loaded_entry.runtime_data.models == list(MODELS)
-    # No context size listed with the models: llama.cpp's /props is asked,
-    # then LM Studio's and LiteLLM's model lists, then Ollama's details of the
-    # agent's model.
-    assert [r.path for r in llm_server.requests] == [
-        "/v1/models",
-        "/props",
-        "/api/v0/models",
-        "/v1/model/info",
-        "/api/show",
-    ]
+    # No context size listed with the models: llama.cpp's /props, LM
+    # Studio's and LiteLLM's model lists are asked at once, then Ollama's
+    # details of the agent's model.
+    paths = [r.path for r in llm_server.requests]
+    assert paths[0] == "/v1/models"
+    assert sorted(paths[1:4]) == ["/api/v0/models", "/props", "/v1/model/info"]
+    assert paths[4:] == ["/api/show"]
     assert loaded_entry.runtime_data.context_windows == {}
 
     assert await hass.config_entries.async_unload(loaded_entry.entry_id)

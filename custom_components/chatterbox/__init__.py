@@ -1,5 +1,7 @@
 """Chatterbox: an agentic conversation agent on any OpenAI-compatible server."""
 
+from dataclasses import replace
+
 import openai
 
 from homeassistant.const import (
@@ -161,9 +163,13 @@ async def _async_probe_agents(
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
     if runtime.server_kind is ServerKind.LM_STUDIO:
         # The probe loaded the models: LM Studio now tells their windows.
-        runtime.context_windows.update(
-            await async_lm_studio_windows(runtime.client) or {}
-        )
+        loaded = await async_lm_studio_windows(runtime.client) or {}
+        runtime.context_windows.update(loaded)
+        for model, window in loaded.items():
+            if model in runtime.capabilities:
+                runtime.capabilities[model] = replace(
+                    runtime.capabilities[model], context_window=window
+                )
     for agent in agents:
         model = agent.data[CONF_MODEL]
         verdict = runtime.capabilities[model]

@@ -243,12 +243,18 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         """Return the context window the agent's model gets now, for the form.
 
         A cloud service reports none, and the user should see the 8192 that
-        then applies; a new agent is shown its first listed model's.
+        then applies. A new agent, with no model yet, is shown what the
+        server's models get: one figure, or the lowest and the highest.
         """
         runtime = entry.runtime_data
-        model = self.options.get(CONF_MODEL) or next(iter(runtime.models), "")
-        tokens, _ = runtime.context_window({**self.options, CONF_MODEL: model})
-        return str(tokens)
+        models = [self.options[CONF_MODEL]] if CONF_MODEL in self.options else []
+        windows = sorted(
+            {
+                runtime.context_window({**self.options, CONF_MODEL: model})[0]
+                for model in models or runtime.models or [""]
+            }
+        )
+        return " - ".join(map(str, dict.fromkeys((windows[0], windows[-1]))))
 
     def _suggested_values(self, user_input: dict[str, Any] | None) -> dict[str, Any]:
         """Return the settings to show: what was entered, else the current ones."""

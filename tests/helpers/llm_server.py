@@ -202,6 +202,8 @@ class Abilities:
     # low, medium and high but not "none"; empty refuses the field, as OpenAI
     # does for a model that does not reason. None takes any.
     thinking_levels: tuple[str, ...] | None = None
+    # A proxy that refuses chat_template_kwargs without naming it.
+    refuses_template_kwargs: bool = False
 
 
 TOOLS_REFUSED = "tools param requires --jinja flag"
@@ -545,6 +547,12 @@ class LLMServer:
                     code="unsupported_value",
                     param="reasoning_effort",
                 ),
+            ),
+            (
+                self.abilities.refuses_template_kwargs
+                and "chat_template_kwargs" in body,
+                400,
+                openai_error("Invalid request body"),
             ),
             (
                 model in self.abilities.non_chat_models,

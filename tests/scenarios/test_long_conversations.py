@@ -161,7 +161,7 @@ async def test_a_summary_thinks_as_little_as_the_turns(
     hass.config_entries.async_update_subentry(
         loaded_entry, subentry, data={**subentry.data, CONF_THINKING: "off"}
     )
-    await hass.async_block_till_done()
+    await hass.async_block_till_done(wait_background_tasks=True)
 
     await talk(hass, server, 20)
 

@@ -315,3 +315,5 @@ async def test_an_ollama_model_that_does_not_think_is_asked_nothing_of_it(
     assert result.response.speech["plain"]["speech"] == "Hi there."
     (turn,) = llm_server.chat_requests
     assert "reasoning_effort" not in turn
+    # Nor did the probe ask with it: nothing was refused on the way.
+    assert all("reasoning_effort" not in probe.json for probe in llm_server.probes)

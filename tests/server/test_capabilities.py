@@ -14,6 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.chatterbox.const import (
     CONF_MAX_TOKENS,
     CONF_TEMPERATURE,
+    CONF_THINKING,
     DOMAIN,
 )
 from custom_components.chatterbox.server.capabilities import Capabilities
@@ -318,3 +319,37 @@ def test_a_refused_thinking_field_is_left_out_alone(
     assert refused not in kept
     assert len(kept) == 3
     assert kept["top_k"] == 20
+
+
+@pytest.mark.parametrize(
+    "agent_data",
+    [
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+            CONF_THINKING: "off",
+        }
+    ],
+)
+async def test_thinking_fields_refused_without_a_name_are_found_by_the_probe(
+    hass: HomeAssistant, config_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """llama.cpp behind a strict proxy: a bare 400 for chat_template_kwargs.
+
+    The probe asks with the agent's thinking fields; refused with a message
+    that names nothing, it asks again without them, and the turns leave them
+    out from the start: the user hears an answer, not an error.
+    """
+    llm_server.props = {"n_ctx": 8192}
+    llm_server.abilities = Abilities(refuses_template_kwargs=True)
+
+    await set_up(hass, config_entry)
+
+    verdict = config_entry.runtime_data.capabilities[MODELS[0]]
+    assert verdict.thinking_refused == ("chat_template_kwargs",)
+    assert verdict.streaming is True
+    llm_server.reply(Text("Hello."))
+    result = await ask(hass, "hello")
+    assert result.response.speech["plain"]["speech"] == "Hello."
+    (turn,) = llm_server.chat_requests
+    assert "chat_template_kwargs" not in turn

@@ -137,12 +137,15 @@ async def test_lm_studio_tells_the_window_it_loaded_the_model_with(
     ]
     llm_server.lm_studio_load_context = 16384
 
-    assert await hass.config_entries.async_setup(config_entry.entry_id)
-    assert config_entry.runtime_data.server_kind == "lm_studio"
-    assert config_entry.runtime_data.context_windows == {}
-    await hass.async_block_till_done(wait_background_tasks=True)
+    await set_up(hass, config_entry)
 
+    assert config_entry.runtime_data.server_kind == "lm_studio"
+    # Asked at setup, when nothing was loaded, and again after the probe.
+    lists = [r for r in llm_server.requests if r.path == "/api/v0/models"]
+    assert len(lists) == 2
     assert config_entry.runtime_data.context_windows == {MODELS[0]: 16384}
+    verdict = config_entry.runtime_data.capabilities[MODELS[0]]
+    assert verdict.context_window == 16384
 
 
 async def test_litellm_tells_each_models_input_limit(
@@ -151,6 +154,8 @@ async def test_litellm_tells_each_models_input_limit(
     """LiteLLM's /model/info knows the window of each model it routes to."""
     llm_server.litellm = [
         {"model_name": MODELS[0], "model_info": {"max_input_tokens": 128000}},
+        # A second deployment under the same name, with less room.
+        {"model_name": MODELS[0], "model_info": {"max_input_tokens": 32000}},
         {"model_name": MODELS[1], "model_info": {"max_input_tokens": None}},
         {"model_name": "odd", "model_info": "unknown"},
     ]
@@ -158,7 +163,7 @@ async def test_litellm_tells_each_models_input_limit(
     await set_up(hass, config_entry)
 
     assert config_entry.runtime_data.server_kind == "litellm"
-    assert config_entry.runtime_data.context_windows == {MODELS[0]: 128000}
+    assert config_entry.runtime_data.context_windows == {MODELS[0]: 32000}
 
 
 @pytest.mark.parametrize(

@@ -248,6 +248,17 @@ async def _async_probe_streaming(
                 LOGGER.debug("%s refuses a field: %s", model, describe(err))
                 fields = learned
                 continue
+            if sent := [
+                name for name in thinking if name not in fields.thinking_refused
+            ]:
+                # A refusal that names nothing, of a request with thinking
+                # fields: asked again without them, which tells whether it
+                # was they that were refused.
+                LOGGER.debug("%s refused thinking fields: %s", model, describe(err))
+                fields = replace(
+                    fields, thinking_refused=(*fields.thinking_refused, *sent)
+                )
+                continue
             LOGGER.debug("%s does not stream: %s", model, describe(err))
             return False, False, fields
         except (openai.OpenAIError, httpx.HTTPError, ValueError) as err:

@@ -1,5 +1,6 @@
 """The connection to an OpenAI-compatible server: build, probe, classify failures."""
 
+import asyncio
 from base64 import b64encode
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -186,11 +187,18 @@ async def async_reported(
     if windows := {model: of.window for model, of in listed.items() if of.window}:
         kind = next(of.kind for of in listed.values() if of.window)
         return Reported(kind, windows, sizes)
-    if n_ctx := await async_server_context_window(client):
+    # Each server's own endpoint, asked at once: a server that lets unknown
+    # paths time out costs one wait, not three.
+    n_ctx, loaded, limits = await asyncio.gather(
+        async_server_context_window(client),
+        async_lm_studio_windows(client),
+        _async_litellm_windows(client),
+    )
+    if n_ctx:
         return Reported(ServerKind.LLAMA_CPP, dict.fromkeys(listed, n_ctx), sizes)
-    if (loaded := await async_lm_studio_windows(client)) is not None:
+    if loaded is not None:
         return Reported(ServerKind.LM_STUDIO, loaded, sizes)
-    if (limits := await _async_litellm_windows(client)) is not None:
+    if limits is not None:
         return Reported(ServerKind.LITELLM, limits, sizes)
     probe = client.with_options(timeout=CONNECT_TIMEOUT, max_retries=0)
     root = _server_root(client)
@@ -226,7 +234,10 @@ async def async_lm_studio_windows(client: openai.AsyncOpenAI) -> dict[str, int] 
         probe.get(url, cast_to=object), "LM Studio model list", url
     )
     models = listed.get("data") if isinstance(listed, dict) else None
-    if not isinstance(models, list):
+    if not isinstance(models, list) or not any(
+        isinstance(model, dict) and "state" in model for model in models
+    ):
+        # Not LM Studio's list: each of its entries says loaded or not.
         return None
     return {
         model["id"]: window
@@ -249,16 +260,21 @@ async def _async_litellm_windows(client: openai.AsyncOpenAI) -> dict[str, int] |
         probe.get(url, cast_to=object), "LiteLLM model info", url
     )
     models = info.get("data") if isinstance(info, dict) else None
-    if not isinstance(models, list):
-        return None
-    return {
-        model["model_name"]: window
-        for model in models
+    entries = [
+        (model["model_name"], model["model_info"])
+        for model in (models if isinstance(models, list) else ())
         if isinstance(model, dict)
         and isinstance(model.get("model_name"), str)
-        and isinstance(details := model.get("model_info"), dict)
-        and (window := _positive_int(details.get("max_input_tokens")))
-    }
+        and isinstance(model.get("model_info"), dict)
+    ]
+    if not entries:
+        return None
+    windows: dict[str, int] = {}
+    for name, details in entries:
+        if window := _positive_int(details.get("max_input_tokens")):
+            # Deployments under one name may differ: the smallest fits all.
+            windows[name] = min(window, windows.get(name, window))
+    return windows
 
 
 async def async_ollama_keep_alive(

@@ -43,11 +43,17 @@ READ_ONLY = llm.ToolAnnotations(read_only=True, destructive=False, open_world=Fa
 
 
 OUTSIDE = llm.ToolAnnotations(destructive=True, open_world=True, idempotent=True)
+INSIDE = llm.ToolAnnotations(destructive=True, open_world=False)
 
 
 @pytest.mark.parametrize(
     ("annotations", "action"),
-    [(READ_ONLY, None), (OUTSIDE, "free"), (llm.ToolAnnotations(), None)],
+    [
+        (READ_ONLY, None),
+        (OUTSIDE, "free"),
+        (INSIDE, "free"),
+        (llm.ToolAnnotations(), None),
+    ],
 )
 async def test_what_a_tool_declares(
     hass: HomeAssistant,
@@ -55,7 +61,10 @@ async def test_what_a_tool_declares(
     annotations: llm.ToolAnnotations,
     action: str | None,
 ) -> None:
-    """Read-only never asks; destructive outside Home Assistant always does."""
+    """Read-only never asks; destructive always does, inside Home Assistant too.
+
+    A tool that declares nothing is judged by what it reaches.
+    """
     args = {"entity_id": FRONT if annotations == READ_ONLY else "light.kitchen_light"}
 
     said = sensitive_action(hass, FreeTool(annotations), args, CONTEXT)

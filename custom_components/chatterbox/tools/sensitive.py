@@ -4,10 +4,12 @@ A call is sensitive when its tool may write and it reaches an entity of a
 sensitive kind (by default a lock, an alarm panel, a valve, a garage door, door
 or gate cover; the user may choose others), directly or through a script,
 automation, scene or group it runs; when what it reaches cannot be worked out;
-or when its tool says, explicitly, that it is destructive and acts outside Home
-Assistant. Home Assistant gives every tool that declares nothing those same
-defaults, intent tools included, so only explicit annotations count there:
-otherwise every light switch would become a question.
+or when its tool says, explicitly, that it is destructive (inside Home
+Assistant or outside it), named by its title where it has one. Every tool
+that declares nothing gets those same defaults, and Home Assistant's intent
+tools keep destructive at it, so only explicit annotations count, and an
+intent tool only when it says it acts outside Home Assistant: otherwise every
+light switch would become a question.
 
 What a call reaches is found the way Home Assistant will act (targets.py):
 `HassTurnOff` unlocks a lock, so the tool name alone says nothing.
@@ -102,10 +104,27 @@ def sensitive_action(
     ]
     if states:
         return _describe(hass, bare, action, reached, states)
-    declared = tool.annotations != llm.ToolAnnotations()
-    if declared and tool.annotations.destructive and tool.annotations.open_world:
+    if _declares_destruction(tool):
+        if tool.title:
+            return Action((Deed("run", (tool.title,)),))
         return Action((Deed(_words(bare)),))
     return None
+
+
+def _declares_destruction(tool: llm.Tool) -> bool:
+    """Tell a tool that says it destroys, inside Home Assistant or outside it.
+
+    Deleting automations, a list, a calendar's events. Home Assistant's own
+    intent tools (device control) leave destructive at its default, true,
+    and say only that they stay inside Home Assistant: what they reach is
+    judged by its kind above, so they are held only when they say they act
+    outside it too.
+    """
+    annotations = tool.annotations
+    if annotations == llm.ToolAnnotations() or not annotations.destructive:
+        return False
+    inner = tool.tool if isinstance(tool, llm.NamespacedTool) else tool
+    return annotations.open_world or not isinstance(inner, llm.IntentTool)
 
 
 def _unsettled(

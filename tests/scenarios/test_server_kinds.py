@@ -173,6 +173,24 @@ async def _add_server(
     return entry
 
 
+async def _think_and_say_hello(
+    hass: HomeAssistant, entry: ChatterboxConfigEntry, thinking: str
+) -> str:
+    """Set the agent's thinking as the user does, say hello; return the answer."""
+    (agent,) = entry.subentries.values()
+    hass.config_entries.async_update_subentry(
+        entry, agent, data={**agent.data, CONF_THINKING: thinking}
+    )
+    await hass.async_block_till_done(wait_background_tasks=True)
+    agent_id = er.async_get(hass).async_get_entity_id(
+        "conversation", DOMAIN, agent.subentry_id
+    )
+    result = await conversation.async_converse(
+        hass, "hello", None, Context(), agent_id=agent_id, language="en"
+    )
+    return str(result.response.speech["plain"]["speech"])
+
+
 def _turn_fields(body: dict[str, Any]) -> dict[str, Any]:
     """Return a turn's fields but its words and tools, which every kind shares."""
     return {
@@ -204,19 +222,10 @@ async def test_from_adding_the_server_to_a_first_answer(
     # the fields the server takes), then probed in full as it was set up.
     assert [probe.json for probe in llm_server.probes] == snapshot(name="probes")
 
-    hass.config_entries.async_update_subentry(
-        entry, agent, data={**agent.data, CONF_THINKING: "off"}
-    )
-    await hass.async_block_till_done(wait_background_tasks=True)
     llm_server.reply(Text("Hello! How can I help?"))
-    agent_id = er.async_get(hass).async_get_entity_id(
-        "conversation", DOMAIN, agent.subentry_id
-    )
-    result = await conversation.async_converse(
-        hass, "hello", None, Context(), agent_id=agent_id, language="en"
-    )
+    heard = await _think_and_say_hello(hass, entry, "off")
 
-    assert result.response.speech["plain"]["speech"] == "Hello! How can I help?"
+    assert heard == "Hello! How can I help?"
     turn = _turn_fields(llm_server.last_chat_request)
     assert turn == snapshot(name="turn")
     for field, value in kind.thinking_off.items():
@@ -296,23 +305,13 @@ async def test_an_ollama_model_that_does_not_think_is_asked_nothing_of_it(
     llm_server.models = ["llama3.2:3b"]
     llm_server.ollama = {"llama3.2:3b": ollama_show(parameter_size="3.2B")}
     entry = await _add_server(hass, llm_server, "llama3.2:3b", ["llama3.2:3b"])
-    (agent,) = entry.subentries.values()
     assert entry.runtime_data.server_kind is ServerKind.OLLAMA
     assert entry.runtime_data.thinks == {"llama3.2:3b": False}
 
-    hass.config_entries.async_update_subentry(
-        entry, agent, data={**agent.data, CONF_THINKING: "low"}
-    )
-    await hass.async_block_till_done(wait_background_tasks=True)
     llm_server.reply(Text("Hi there."))
-    agent_id = er.async_get(hass).async_get_entity_id(
-        "conversation", DOMAIN, agent.subentry_id
-    )
-    result = await conversation.async_converse(
-        hass, "hello", None, Context(), agent_id=agent_id, language="en"
-    )
+    heard = await _think_and_say_hello(hass, entry, "low")
 
-    assert result.response.speech["plain"]["speech"] == "Hi there."
+    assert heard == "Hi there."
     (turn,) = llm_server.chat_requests
     assert "reasoning_effort" not in turn
     # Nor did the probe ask with it: nothing was refused on the way.

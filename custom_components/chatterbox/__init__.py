@@ -44,12 +44,14 @@ from .server.client import (
     ServerKind,
     async_create_client,
     async_list_model_details,
-    async_lm_studio_windows,
-    async_ollama_keep_alive,
-    async_reported,
     classify,
     describe,
     without_credentials,
+)
+from .server.reported import (
+    async_lm_studio_windows,
+    async_ollama_keep_alive,
+    async_reported,
 )
 from .server.thinking import fields_for
 from .services import async_setup_services

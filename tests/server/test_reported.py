@@ -1,4 +1,4 @@
-"""The client: the context windows and sizes servers report, Ollama's keep-alive."""
+"""What servers report at their own endpoints: context windows, sizes, keep-alive."""
 
 from typing import Any
 

@@ -16,7 +16,11 @@ from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.chatterbox.const import DOMAIN, SUBENTRY_AI_TASK
+from custom_components.chatterbox.const import (
+    CONF_IMAGE_MODEL,
+    DOMAIN,
+    SUBENTRY_AI_TASK,
+)
 from tests.helpers.common import API_KEY, MODELS
 from tests.helpers.llm_server import Abilities, Call, Error, LLMServer, Text, ToolCalls
 
@@ -254,3 +258,110 @@ async def test_a_failed_task_is_reported_in_home_assistants_language(
         await _generate(hass, instructions="Describe the garden")
 
     assert raised.value.translation_key == "server_error"
+
+
+def _with_image_model(entry: MockConfigEntry, model: str) -> MockConfigEntry:
+    """Give the entry's AI Task an image model, as its settings would."""
+    (task,) = entry.subentries.values()
+    data = {**task.data, CONF_IMAGE_MODEL: model}
+    return MockConfigEntry(
+        domain=DOMAIN,
+        title=entry.title,
+        data=entry.data,
+        subentries_data=[
+            ConfigSubentryData(
+                subentry_type=SUBENTRY_AI_TASK,
+                subentry_id=TASK_ID,
+                title=task.title,
+                data=data,
+                unique_id=None,
+            )
+        ],
+    )
+
+
+async def _make_image(hass: HomeAssistant) -> dict[str, Any]:
+    """Call ai_task.generate_image as an automation would."""
+    response = await hass.services.async_call(
+        "ai_task",
+        "generate_image",
+        {
+            "task_name": "Wallpaper",
+            "entity_id": ENTITY_ID,
+            "instructions": "A calm lake at dawn",
+        },
+        blocking=True,
+        return_response=True,
+    )
+    assert response is not None
+    return dict(response)
+
+
+@pytest.mark.parametrize("refuses_format", [False, True])
+async def test_an_image_from_the_servers_images_endpoint(
+    hass: HomeAssistant,
+    task_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    refuses_format: bool,  # noqa: FBT001
+) -> None:
+    """The AI Task has an image model: the automation gets the image.
+
+    The probe found the endpoint without making an image; gpt-image models,
+    which refuse to be asked for base64, are asked again without it.
+    """
+    llm_server.images = {"gpt-image-1": PIXEL}
+    llm_server.images_refuse_format = refuses_format
+    assert await async_setup_component(hass, "ai_task", {})
+    await _set_up(hass, _with_image_model(task_entry, "gpt-image-1"))
+    state = hass.states.get(ENTITY_ID)
+    assert state is not None
+    features = state.attributes["supported_features"]
+    assert features & ai_task.AITaskEntityFeature.GENERATE_IMAGE
+
+    result = await _make_image(hass)
+
+    assert result["mime_type"] == "image/png"
+    assert result["model"] == "gpt-image-1"
+    assert result["revised_prompt"] == "A calm lake."
+    assert result["url"]
+    made = [body for body in llm_server.image_requests if body.get("n") == 1]
+    assert made[-1]["prompt"] == "A calm lake at dawn"
+    assert ("response_format" in made[-1]) is not refuses_format
+
+
+async def test_no_images_endpoint_no_image_feature(
+    hass: HomeAssistant, task_entry: MockConfigEntry, llm_server: LLMServer
+) -> None:
+    """A server without the endpoint: the task does not offer images."""
+    await _set_up(hass, _with_image_model(task_entry, "dall-e-3"))
+
+    state = hass.states.get(ENTITY_ID)
+    assert state is not None
+    features = state.attributes["supported_features"]
+    assert not features & ai_task.AITaskEntityFeature.GENERATE_IMAGE
+
+
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (b"<html>not an image</html>", "made no image with gpt-image-1"),
+        # The endpoint gone after start-up: the model is not there any more.
+        (None, "doesn't have the model gpt-image-1"),
+    ],
+)
+async def test_an_image_the_server_cannot_make_is_told(
+    hass: HomeAssistant,
+    task_entry: MockConfigEntry,
+    llm_server: LLMServer,
+    image: bytes | None,
+    message: str,
+) -> None:
+    """Bytes that are no image, or an endpoint gone: a clear error."""
+    llm_server.images = {"gpt-image-1": image} if image else {}
+    assert await async_setup_component(hass, "ai_task", {})
+    await _set_up(hass, _with_image_model(task_entry, "gpt-image-1"))
+    if image is None:
+        llm_server.images = None
+
+    with pytest.raises(HomeAssistantError, match=message):
+        await _make_image(hass)

@@ -21,6 +21,7 @@ from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.typing import ConfigType
 
 from .const import (
+    CONF_IMAGE_MODEL,
     CONF_KEEP_ALIVE,
     CONF_THINKING,
     DOMAIN,
@@ -48,6 +49,7 @@ from .server.client import (
     describe,
     without_credentials,
 )
+from .server.images import async_serves_images
 from .server.reported import (
     async_lm_studio_windows,
     async_ollama_keep_alive,
@@ -172,6 +174,15 @@ async def _async_probe_agents(
                 runtime.capabilities[model] = replace(
                     runtime.capabilities[model], context_window=window
                 )
+    for image_model in sorted(
+        {model for agent in agents if (model := agent.data.get(CONF_IMAGE_MODEL))}
+    ):
+        runtime.images[image_model] = await async_serves_images(
+            runtime.client, image_model
+        )
+    if runtime.images:
+        # An AI Task's features follow: its state shows them.
+        runtime.coordinator.async_update_listeners()
     for agent in agents:
         model = agent.data[CONF_MODEL]
         verdict = runtime.capabilities[model]

@@ -4,6 +4,7 @@ import json
 import re
 from typing import Any, override
 
+import openai
 import probatio
 
 from homeassistant.components import ai_task, conversation
@@ -11,9 +12,12 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .agent.entity import ChatterboxLLMEntity, platform_setup
-from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
+from .const import CONF_IMAGE_MODEL, DOMAIN, LOGGER, SUBENTRY_AI_TASK
 from .phrases import errors_in
 from .prompts import STRUCTURE_RETRY_NOTE
+from .server.client import describe
+from .server.errors import translate_request_error, user_error
+from .server.images import async_make_image
 from .wire.json import fence_body
 from .wire.schema import structure_schema
 
@@ -24,10 +28,50 @@ PARALLEL_UPDATES = 0
 class ChatterboxAITaskEntity(ai_task.AITaskEntity, ChatterboxLLMEntity):
     """Generates data from instructions, images and tools."""
 
-    _attr_supported_features = (
-        ai_task.AITaskEntityFeature.GENERATE_DATA
-        | ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS
-    )
+    @property
+    @override
+    def supported_features(self) -> ai_task.AITaskEntityFeature:
+        """Return what the task does: images too, with an image model the server makes.
+
+        The probe runs after start-up: until it has found the images
+        endpoint, an image model is offered, and a failure is told clearly.
+        """
+        features = (
+            ai_task.AITaskEntityFeature.GENERATE_DATA
+            | ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS
+        )
+        model = self.subentry.data.get(CONF_IMAGE_MODEL)
+        if model and self.entry.runtime_data.images.get(model) is not False:
+            features |= ai_task.AITaskEntityFeature.GENERATE_IMAGE
+        return features
+
+    @override
+    async def _async_generate_image(
+        self, task: ai_task.GenImageTask, chat_log: conversation.ChatLog
+    ) -> ai_task.GenImageTaskResult:
+        """Ask the server's images endpoint; its errors in Home Assistant's language."""
+        model = self.subentry.data[CONF_IMAGE_MODEL]
+        async with errors_in(self.hass, self.hass.config.language):
+            try:
+                image = await async_make_image(self.client, model, task.instructions)
+            except openai.OpenAIError as err:
+                LOGGER.warning("%s made no image: %s", model, describe(err))
+                raise translate_request_error(err, model=model) from err
+            if image is None:
+                LOGGER.warning("%s answered without an image", model)
+                raise user_error("no_image", model=model)
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(
+                agent_id=self.entity_id, content=image.revised_prompt or ""
+            )
+        )
+        return ai_task.GenImageTaskResult(
+            image_data=image.data,
+            conversation_id=chat_log.conversation_id,
+            mime_type=image.mime_type,
+            model=model,
+            revised_prompt=image.revised_prompt,
+        )
 
     @override
     async def _async_generate_data(

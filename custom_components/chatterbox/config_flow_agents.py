@@ -43,6 +43,7 @@ from .const import (
     CONF_EVERY_PART,
     CONF_EXTRA_BODY,
     CONF_GUIDE,
+    CONF_IMAGE_MODEL,
     CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -177,8 +178,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
     options: dict[str, Any]
     recommended: Mapping[str, Any] = RECOMMENDED_AGENT_OPTIONS
     default_name = DEFAULT_AGENT_NAME
-    # Settings that only a conversation agent has.
-    only_conversation: frozenset[str] = frozenset()
+    # Settings this kind of agent leaves out: a conversation agent makes no
+    # images; an AI Task has no voice.
+    left_out: frozenset[str] = frozenset({CONF_IMAGE_MODEL})
 
     @property
     def _is_new(self) -> bool:
@@ -282,6 +284,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             schema[probatio.Required(CONF_NAME, default=self.default_name)] = str
         schema |= {
             probatio.Required(CONF_MODEL): model_selector(models),
+            probatio.Optional(CONF_IMAGE_MODEL): model_selector(models),
             probatio.Optional(CONF_PROMPT): TemplateSelector(),
             probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
                 SelectSelectorConfig(
@@ -359,16 +362,16 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 {"collapsed": True},
             ),
         }
-        return probatio.Schema(self._without_conversation_only(schema))
+        return probatio.Schema(self._without_left_out(schema))
 
-    def _without_conversation_only(self, fields: dict[Any, Any]) -> dict[Any, Any]:
-        """Drop the settings only a conversation agent has, in sections too."""
+    def _without_left_out(self, fields: dict[Any, Any]) -> dict[Any, Any]:
+        """Drop the settings this kind of agent leaves out, in sections too."""
         kept: dict[Any, Any] = {}
         for key, value in fields.items():
-            if str(key) in self.only_conversation:
+            if str(key) in self.left_out:
                 continue
             if isinstance(value, section):
-                inner = self._without_conversation_only(value.schema.schema)
+                inner = self._without_left_out(value.schema.schema)
                 value = section(probatio.Schema(inner), value.options)  # noqa: PLW2901
             kept[key] = value
         return kept
@@ -382,7 +385,7 @@ class AITaskSubentryFlow(AgentSubentryFlow):
 
     recommended = RECOMMENDED_AI_TASK_OPTIONS
     default_name = DEFAULT_AI_TASK_NAME
-    only_conversation = frozenset(
+    left_out = frozenset(
         {
             CONF_PROMPT,
             CONF_LLM_HASS_API,

@@ -35,6 +35,7 @@ CONF_CHECK_CLAIMS: Final = "check_claims"
 CONF_EVERY_PART: Final = "every_part"
 CONF_GUIDE: Final = "guide_small_model"
 CONF_THINKING: Final = "thinking"
+CONF_IMAGE_MODEL: Final = "image_model"
 
 TOOL_MODE_AUTO: Final = "auto"
 TOOL_MODE_NATIVE: Final = "native"

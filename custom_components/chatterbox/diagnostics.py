@@ -39,6 +39,7 @@ async def async_get_config_entry_diagnostics(
             "context_windows": runtime.context_windows,
             "model_sizes": runtime.model_sizes,
             "thinks": runtime.thinks,
+            "images": runtime.images,
         },
         "agents": _agents(entry),
         "capabilities": {

@@ -38,6 +38,8 @@ class ChatterboxRuntime:
     server_kind: ServerKind | None = None
     thinks: dict[str, bool] = field(default_factory=dict)
     """Whether a model thinks before it answers, where the server says (Ollama)."""
+    images: dict[str, bool | None] = field(default_factory=dict)
+    """Whether the server makes images with each AI Task's image model."""
     capabilities: dict[str, Capabilities] = field(default_factory=dict)
     """The probe's verdicts per model of an agent, once it has run."""
     recent_turns: deque[dict[str, Any]] = field(

@@ -12,6 +12,7 @@ Example::
 """
 
 import asyncio
+import base64
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass, field, replace
@@ -36,6 +37,7 @@ OLLAMA_SHOW_PATH = "/api/show"
 OLLAMA_PS_PATH = "/api/ps"
 OLLAMA_PATHS = (OLLAMA_SHOW_PATH, OLLAMA_PS_PATH, "/api/generate")
 CHAT_PATH = "/v1/chat/completions"
+IMAGES_PATH = "/v1/images/generations"
 LM_STUDIO_MODELS_PATH = "/api/v0/models"
 LITELLM_INFO_PATH = "/v1/model/info"
 
@@ -315,6 +317,14 @@ class LLMServer:
         self.litellm: list[dict[str, Any]] | None = None
         # The context LM Studio loads a model with on its first chat request.
         self.lm_studio_load_context = 4096
+        # POST /v1/images/generations: the image each model makes (None
+        # answers 404, as a server without the endpoint does), whether the
+        # models refuse response_format as OpenAI's gpt-image models do, and
+        # the bodies received.
+        # A str is sent as the b64_json itself; an int is a status to answer.
+        self.images: dict[str, bytes | str | int] | None = None
+        self.images_refuse_format = False
+        self.image_requests: list[Any] = []
         self._models_replies: deque[ModelsReply] = deque()
         self._arrived = asyncio.Condition()
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -467,6 +477,8 @@ class LLMServer:
             LITELLM_INFO_PATH,
         ):
             return self._native(route, recorded.json)
+        if route == ("POST", IMAGES_PATH):
+            return self._image(recorded.json)
         if route == ("GET", MODELS_PATH):
             return (
                 self._models_replies.popleft() if self._models_replies else ModelList()
@@ -483,6 +495,34 @@ class LLMServer:
         if self.responder is not None and (reply := self.responder(body)):
             return reply
         return self._chat_replies.popleft() if self._chat_replies else None
+
+    def _image(self, body: Any) -> web.Response:
+        """Make an image as OpenAI's endpoint does, or refuse as it would."""
+        if self.images is None:
+            return web.json_response(openai_error("Not found"), status=404)
+        self.image_requests.append(body)
+        model = body.get("model")
+        refusal = None
+        if not body.get("prompt") or body.get("n", 1) < 1:
+            refusal = "Invalid value for 'n': integer below minimum value."
+        elif self.images_refuse_format and "response_format" in body:
+            refusal = "Unknown parameter: 'response_format'."
+        made = self.images.get(model)
+        if isinstance(made, int):
+            return web.json_response(openai_error("boom"), status=made)
+        if refusal is not None:
+            return web.json_response(openai_error(refusal), status=400)
+        if made is None:
+            return web.json_response(
+                openai_error(f"The model '{model}' does not exist"), status=404
+            )
+        image = made if isinstance(made, str) else base64.b64encode(made).decode()
+        return web.json_response(
+            {
+                "created": 0,
+                "data": [{"b64_json": image, "revised_prompt": "A calm lake."}],
+            }
+        )
 
     def _load_on_demand(self, body: Any) -> None:
         """Load the model a chat request names, as LM Studio does on demand."""

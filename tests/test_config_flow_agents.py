@@ -19,6 +19,7 @@ from custom_components.chatterbox.const import (
     CONF_DEVICE_LIST_SHARE,
     CONF_EXTRA_BODY,
     CONF_GUIDE,
+    CONF_IMAGE_MODEL,
     CONF_KEEP_ALIVE,
     CONF_MAX_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -572,3 +573,40 @@ async def test_a_new_agent_is_shown_the_range_of_the_servers_windows(
     )
 
     assert result["description_placeholders"] == {"window": "8192 - 40960"}
+
+
+async def test_only_an_ai_task_has_an_image_model(
+    hass: HomeAssistant, loaded_entry: MockConfigEntry
+) -> None:
+    """An AI Task may name an image model, saved only when set; an agent may not."""
+    result = await loaded_entry.start_subentry_reconfigure_flow(hass, AGENT_ID)
+    assert CONF_IMAGE_MODEL not in {str(key) for key in result["data_schema"].schema}
+
+    result = await hass.config_entries.subentries.async_init(
+        (loaded_entry.entry_id, "ai_task_data"),
+        context={"source": config_entries.SOURCE_USER},
+    )
+    assert CONF_IMAGE_MODEL in {str(key) for key in result["data_schema"].schema}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_NAME: "Wallpapers",
+            CONF_MODEL: MODELS[0],
+            CONF_IMAGE_MODEL: "gpt-image-1",
+            CONF_MAX_ITERATIONS: 10,
+            SECTION_ADVANCED: {},
+        },
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    saved = [
+        subentry.data
+        for subentry in loaded_entry.subentries.values()
+        if subentry.title == "Wallpapers"
+    ]
+    assert saved == [
+        {
+            CONF_MODEL: MODELS[0],
+            CONF_IMAGE_MODEL: "gpt-image-1",
+            CONF_MAX_ITERATIONS: 10,
+        }
+    ]

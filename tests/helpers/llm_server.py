@@ -503,8 +503,9 @@ class LLMServer:
         self.image_requests.append(body)
         model = body.get("model")
         refusal = None
-        if not body.get("prompt") or body.get("n", 1) < 1:
-            refusal = "Invalid value for 'n': integer below minimum value."
+        count = body.get("n", 1)
+        if not body.get("prompt") or not isinstance(count, int) or count < 1:
+            refusal = "Missing required parameter: 'prompt'."
         elif self.images_refuse_format and "response_format" in body:
             refusal = "Unknown parameter: 'response_format'."
         made = self.images.get(model)

@@ -5,6 +5,7 @@ from base64 import b64encode
 import openai
 import pytest
 
+from custom_components.chatterbox.server import images
 from custom_components.chatterbox.server.images import (
     async_make_image,
     async_serves_images,
@@ -24,12 +25,14 @@ def _client(url: str) -> openai.AsyncOpenAI:
 @pytest.mark.parametrize(
     ("images", "serves"),
     [
-        # A 400 for an empty prompt: the endpoint is there.
+        # A 400 for a body it cannot read: the endpoint is there.
         ({"gpt-image-1": JPEG}, True),
         # No endpoint.
         (None, False),
-        # The model breaks even on a refusal: cannot tell.
+        # A server that breaks, a key refused, a busy server: cannot tell.
         ({"gpt-image-1": 500}, None),
+        ({"gpt-image-1": 401}, None),
+        ({"gpt-image-1": 429}, None),
     ],
 )
 async def test_the_probe_makes_no_image(
@@ -42,7 +45,7 @@ async def test_the_probe_makes_no_image(
 
     async with _client(llm_server.url) as client:
         assert await async_serves_images(client, "gpt-image-1") is serves
-    assert all(body["n"] == 0 for body in llm_server.image_requests)
+    assert all("prompt" not in body for body in llm_server.image_requests)
 
 
 async def test_an_unreachable_server_cannot_tell(socket_enabled: None) -> None:
@@ -61,14 +64,22 @@ async def test_an_unreachable_server_cannot_tell(socket_enabled: None) -> None:
         (b"plain text, not an image", None),
         (b"", None),
         ("not base64 at all!", None),
-        ("A" * (50 * 1024 * 1024 * 4 // 3 + 8), None),
+        ("A" * 2000, None),
+        (b"RIFF" + b"\x00" * 16, None),
     ],
-    ids=["jpeg", "webp", "gif", "text", "empty", "garbage", "huge"],
+    ids=["jpeg", "webp", "gif", "text", "empty", "garbage", "huge", "riff"],
 )
 async def test_an_answer_is_an_image_or_none(
-    llm_server: LLMServer, made: bytes | str, mime_type: str | None
+    llm_server: LLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+    made: bytes | str,
+    mime_type: str | None,
 ) -> None:
-    """What the server sends is read by its first bytes; anything else is no image."""
+    """What the server sends is read by its first bytes; anything else is no image.
+
+    The cap is lowered here to 1 kB: the real one is 20 MB.
+    """
+    monkeypatch.setattr(images, "MAX_IMAGE_BYTES", 1024)
     llm_server.images = {"gpt-image-1": made}
 
     async with _client(llm_server.url) as client:

@@ -27,7 +27,12 @@ _CONTEXT_TOO_LONG = re.compile(
     r"|prompt is too long|maximum context",
     re.IGNORECASE,
 )
-_CONTENT_FILTER_CODES: Final = {"content_filter", "content_policy_violation"}
+# OpenAI's image models refuse a prompt with "moderation_blocked".
+_CONTENT_FILTER_CODES: Final = {
+    "content_filter",
+    "content_policy_violation",
+    "moderation_blocked",
+}
 
 
 def user_error(key: str, **placeholders: str) -> HomeAssistantError:

@@ -1,9 +1,11 @@
 """Images from a server's images endpoint, for the AI Task.
 
 OpenAI, LocalAI and others serve /v1/images/generations. Whether a server
-does is found without making an image: a request no server fulfils (an empty
-prompt, no images asked for) is refused with a 400 where the endpoint exists,
-and a 404 where it does not.
+does is found without making an image: a body no server can read (no prompt,
+a count that is no number) is refused with a 400 or 422 where the endpoint
+exists, and a 404 where it does not. A server that fills in what is missing
+(LocalAI makes one image of an empty prompt) cannot fill in a count that
+fails to parse.
 """
 
 from base64 import b64decode
@@ -22,7 +24,7 @@ from .client import describe
 IMAGE_TIMEOUT: Final = 300.0
 PROBE_TIMEOUT: Final = 30.0
 # An image a server sends whole in its answer; anything bigger is not one.
-MAX_IMAGE_BYTES: Final = 50 * 1024 * 1024
+MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 # The first bytes of the image formats servers send.
 _MAGIC: Final = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -46,18 +48,25 @@ async def async_serves_images(client: openai.AsyncOpenAI, model: str) -> bool | 
     try:
         await probe.post(
             "/images/generations",
-            body={"model": model, "prompt": "", "n": 0},
+            body={"model": model, "n": "none"},
             cast_to=object,
         )
     except openai.APIStatusError as err:
         if err.status_code in (HTTPStatus.NOT_FOUND, HTTPStatus.METHOD_NOT_ALLOWED):
             LOGGER.debug("No images endpoint for %s: %s", model, describe(err))
             return False
-        # It read the request, and refused what no server fulfils.
-        return err.status_code < HTTPStatus.INTERNAL_SERVER_ERROR or None
+        if err.status_code in (
+            HTTPStatus.BAD_REQUEST,
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+        ):
+            # It read the request, and refused what no server can read.
+            return True
+        LOGGER.debug("Images probe of %s failed: %s", model, describe(err))
+        return None
     except (openai.OpenAIError, httpx.HTTPError) as err:
         LOGGER.debug("Images probe of %s failed: %s", model, describe(err))
         return None
+    LOGGER.warning("%s made an image of a request without a prompt", model)
     return True
 
 
@@ -70,7 +79,12 @@ async def async_make_image(
     fetched from wherever the server put it. OpenAI's gpt-image models send
     nothing else, and refuse to be asked: they are asked again without it.
     """
-    request = client.with_options(timeout=IMAGE_TIMEOUT)
+    # Long to make, but as quick to connect to as any request.
+    given = client.timeout
+    connect = given.connect if isinstance(given, openai.Timeout) else None
+    request = client.with_options(
+        timeout=openai.Timeout(IMAGE_TIMEOUT, connect=connect)
+    )
     try:
         answer = await request.images.generate(
             model=model, prompt=prompt, n=1, response_format="b64_json"
@@ -90,7 +104,7 @@ async def async_make_image(
         return None
     mime_type = next(
         (kind for magic, kind in _MAGIC if data.startswith(magic)),
-        "image/webp" if data[8:12] == b"WEBP" else None,
+        "image/webp" if data[:4] == b"RIFF" and data[8:12] == b"WEBP" else None,
     )
     if mime_type is None:
         return None

@@ -1,7 +1,5 @@
 """Chatterbox: an agentic conversation agent on any OpenAI-compatible server."""
 
-from dataclasses import replace
-
 import openai
 
 from homeassistant.const import (
@@ -161,19 +159,13 @@ async def _async_probe_agents(
             runtime.server_kind,
             thinks=runtime.thinks.get(model),
         )
-        runtime.capabilities[model] = await async_probe(
-            runtime.client, model, runtime.context_windows.get(model), thinking
-        )
+        runtime.capabilities[model] = await async_probe(runtime.client, model, thinking)
         LOGGER.debug("%s can: %s", model, runtime.capabilities[model])
     if runtime.server_kind is ServerKind.LM_STUDIO:
         # The probe loaded the models: LM Studio now tells their windows.
-        loaded = await async_lm_studio_windows(runtime.client) or {}
-        runtime.context_windows.update(loaded)
-        for model, window in loaded.items():
-            if model in runtime.capabilities:
-                runtime.capabilities[model] = replace(
-                    runtime.capabilities[model], context_window=window
-                )
+        runtime.context_windows.update(
+            await async_lm_studio_windows(runtime.client) or {}
+        )
     for image_model in sorted(
         {model for agent in agents if (model := agent.data.get(CONF_IMAGE_MODEL))}
     ):

@@ -144,8 +144,8 @@ async def test_lm_studio_tells_the_window_it_loaded_the_model_with(
     lists = [r for r in llm_server.requests if r.path == "/api/v0/models"]
     assert len(lists) == 2
     assert config_entry.runtime_data.context_windows == {MODELS[0]: 16384}
-    verdict = config_entry.runtime_data.capabilities[MODELS[0]]
-    assert verdict.context_window == 16384
+    agent = next(iter(config_entry.subentries.values()))
+    assert config_entry.runtime_data.context_window(agent.data) == (16384, "server")
 
 
 async def test_litellm_tells_each_models_input_limit(

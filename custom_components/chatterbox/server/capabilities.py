@@ -88,7 +88,6 @@ class Capabilities:
     """The model sends reasoning (a reasoning field or <think> in the content)."""
     json_schema: bool | None = None
     """The server accepts response_format with a JSON schema."""
-    context_window: int | None = None
     limit_field: LimitField = "max_tokens"
     """The field the server takes an answer's token limit in."""
     sampling: bool = True
@@ -153,10 +152,7 @@ def refused_field(err: openai.BadRequestError) -> str | None:
 
 
 async def async_probe(
-    client: openai.AsyncOpenAI,
-    model: str,
-    context_window: int | None,
-    thinking: Mapping[str, Any] | None = None,
+    client: openai.AsyncOpenAI, model: str, thinking: Mapping[str, Any] | None = None
 ) -> Capabilities:
     """Ask the server three tiny questions about the model.
 
@@ -180,7 +176,6 @@ async def async_probe(
         streaming=streaming,
         reasoning=reasoning,
         json_schema=await _async_probe_json_schema(probe, model, fields),
-        context_window=context_window,
     )
 
 

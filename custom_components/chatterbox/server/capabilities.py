@@ -160,10 +160,9 @@ async def async_probe(
     that a server that refuses them is known before the first turn.
     """
     probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
-    streaming, reasoning, fields = await _async_probe_streaming(
+    chat, streaming, reasoning, fields = await _async_first_word(
         probe, model, thinking or {}
     )
-    chat = True if streaming else await _async_probe_chat(probe, model, fields)
     if chat is False:
         # Nothing else to learn of a model that does not chat.
         return replace(fields, chat=False, streaming=False)
@@ -186,8 +185,21 @@ async def async_chats(client: openai.AsyncOpenAI, model: str) -> bool | None:
     request only where streaming failed; the rest of the probe runs at setup.
     """
     probe = client.with_options(timeout=PROBE_TIMEOUT, max_retries=0)
-    streaming, _, fields = await _async_probe_streaming(probe, model, {})
-    return True if streaming else await _async_probe_chat(probe, model, fields)
+    chat, *_ = await _async_first_word(probe, model, {})
+    return chat
+
+
+async def _async_first_word(
+    probe: openai.AsyncOpenAI, model: str, thinking: Mapping[str, Any]
+) -> tuple[bool | None, bool | None, bool, Capabilities]:
+    """Ask the model for a word; return whether it chats, streams and reasons.
+
+    With the fields the server takes. Asked again without streaming only
+    where streaming failed.
+    """
+    streaming, reasoning, fields = await _async_probe_streaming(probe, model, thinking)
+    chat = True if streaming else await _async_probe_chat(probe, model, fields)
+    return chat, streaming, reasoning, fields
 
 
 def _ask(prompt: str) -> list[Any]:

@@ -46,7 +46,8 @@ async def async_reported(
 
     vLLM and OpenRouter list the windows with the models, and no sizes.
     llama.cpp lists each model's size in its meta, serves one model and tells
-    its n_ctx at /props.
+    its n_ctx at /props. LM Studio tells the windows of its loaded models,
+    LiteLLM each model's input limit, in their own lists.
     Ollama tells both per model, and whether it thinks, so only the agents'
     models are asked. A probe that fails leaves the model out: the agent's
     option or the default applies.

@@ -20,11 +20,14 @@ NO_API_KEY = "no-key"
 
 
 _KEY_LIKE = re.compile(r"\b(sk|key|token)-[\w*.-]{4,}", re.IGNORECASE)
+_CREDENTIAL_NAMES = r"bearer|basic|api[_-]?key|token|secret|password|authorization"
 # A secret that a server or a proxy echoes after its name, whatever it looks
-# like: "Authorization: Bearer …", "api_key=…", "password: …".
+# like: "Authorization: Bearer …", "api_key=…", "password: …". What follows a
+# name is no secret when it is itself a name and its separator, or a label
+# ("x-api-key:"): taken for one, it would leave the secret after it unmasked.
 _NAMED_SECRET = re.compile(
-    r"\b(bearer|basic|api[_-]?key|token|secret|password|authorization)"
-    r"(\s*[:=]\s*|\s+)((?:bearer|basic)\s+)?[\"']?[^\s\"',;&]{6,}",
+    rf"\b({_CREDENTIAL_NAMES})(\s*[:=]\s*|\s+)((?:bearer|basic)\s+)?[\"']?"
+    rf"(?!(?:{_CREDENTIAL_NAMES})(?:\s*[:=]|\s))[^\s\"',;&]{{6,}}+(?<!:)",
     re.IGNORECASE,
 )
 # A user and password in a URL.
